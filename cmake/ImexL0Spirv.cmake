@@ -1,0 +1,29 @@
+# imex_l0_add_spirv(<out-var> <file.cl>...)
+# Compiles OpenCL C files to SPIR-V at build time with the subprocess tools
+# (clang-15 + llvm-spirv-15). Used for test inputs and examples that need
+# SPIR-V without the library's own compiler. Typed pointers
+# (-no-opaque-pointers) because translator 15 cannot translate clang 15's
+# opaque pointers on local memory, atomics and structs; SPIR-V 1.2 because it
+# is what the project's driver accepts.
+function(imex_l0_add_spirv out_var)
+  set(outputs)
+  foreach(cl ${ARGN})
+    get_filename_component(name "${cl}" NAME_WE)
+    get_filename_component(abs "${cl}" ABSOLUTE)
+    set(bc "${CMAKE_CURRENT_BINARY_DIR}/spirv/${name}.bc")
+    set(spv "${CMAKE_CURRENT_BINARY_DIR}/spirv/${name}.spv")
+    add_custom_command(
+      OUTPUT "${spv}"
+      COMMAND ${CMAKE_COMMAND} -E make_directory "${CMAKE_CURRENT_BINARY_DIR}/spirv"
+      COMMAND "${IMEX_L0_CLANG}" -cc1 -triple spir64-unknown-unknown -cl-std=CL2.0
+              -no-opaque-pointers -fdeclare-opencl-builtins -finclude-default-header
+              -O2 -emit-llvm-bc -o "${bc}" "${abs}"
+      COMMAND "${IMEX_L0_LLVM_SPIRV}" --spirv-max-version=1.2 "${bc}" -o "${spv}"
+      COMMAND "${IMEX_L0_SPIRV_VAL}" "${spv}"
+      DEPENDS "${abs}"
+      COMMENT "SPIR-V ${name}.spv"
+      VERBATIM)
+    list(APPEND outputs "${spv}")
+  endforeach()
+  set(${out_var} ${outputs} PARENT_SCOPE)
+endfunction()

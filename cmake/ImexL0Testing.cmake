@@ -1,0 +1,21 @@
+# imex_l0_add_test(NAME <name> COMMAND <cmd>... [INTERCEPT_TOO])
+# The one way a test is added: every test runs through the system Level Zero
+# loader with the project's driver selected and the validation layer's
+# parameter checks on. INTERCEPT_TOO adds a second test, <name>.intercept, with
+# ZE_ENABLE_LOADER_INTERCEPT=1, where the loader wraps the driver's handles
+# instead of passing them through (as it does with several drivers).
+function(imex_l0_add_test)
+  cmake_parse_arguments(T "INTERCEPT_TOO" "NAME" "COMMAND;ENVIRONMENT" ${ARGN})
+  set(env
+    "ZE_ENABLE_ALT_DRIVERS=$<TARGET_FILE:ze_opencl>"
+    "ZE_ENABLE_VALIDATION_LAYER=1"
+    "ZE_ENABLE_PARAMETER_VALIDATION=1"
+    ${T_ENVIRONMENT})
+  add_test(NAME ${T_NAME} COMMAND ${T_COMMAND})
+  set_tests_properties(${T_NAME} PROPERTIES ENVIRONMENT "${env}" TIMEOUT 600)
+  if(T_INTERCEPT_TOO)
+    add_test(NAME ${T_NAME}.intercept COMMAND ${T_COMMAND})
+    set_tests_properties(${T_NAME}.intercept PROPERTIES
+      ENVIRONMENT "${env};ZE_ENABLE_LOADER_INTERCEPT=1" TIMEOUT 600)
+  endif()
+endfunction()

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package the project needs to build, test, run the demo
+# and run the benchmarks. Idempotent: when everything is present it only checks.
+set -euo pipefail
+
+PACKAGES=(
+  cmake g++ ninja-build pkg-config git
+  libze1 libze-dev
+  ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
+  clang-15 libclang-15-dev libclang-cpp15-dev llvm-15-dev llvm-15-tools
+  libllvmspirvlib-15-dev llvm-spirv-15
+  spirv-tools
+  libgtest-dev libgmock-dev libbenchmark-dev
+)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$pkg")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#PACKAGES[@]} packages already installed"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+echo "setup: done"
