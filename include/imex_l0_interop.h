@@ -1,0 +1,251 @@
+/*
+ * imex_l0_interop: a C API for frameworks that own their Level Zero objects.
+ *
+ * Ownership, everywhere in this header:
+ *  - Handles the caller passes in (driver, device, context, command list,
+ *    command queue, USM pointers, events in a dependency list) are never
+ *    destroyed or freed by the library.
+ *  - What the library creates, it destroys: its own context, its own command
+ *    lists, ALLOCATEd memory, modules, kernels and event pools.
+ *  - An event returned by a submission belongs to the engine's event pool:
+ *    wait on it, pass it as a dependency anywhere in the same context, and
+ *    release it once with imex_l0_event_release (or let the engine's
+ *    destruction reclaim it). A second release is imex_l0_invalid_arguments.
+ *
+ * Errors: every function returns imex_l0_status_t (unless noted), never
+ * throws, and on failure leaves its output arguments untouched and sets a
+ * thread-local message (imex_l0_last_error_message) saying what was wrong.
+ *
+ * Threads: engines, memory objects and kernels may be used from several
+ * threads at once. A stream, like a Level Zero command list, is used by one
+ * thread at a time. The library's shared state (caches, event pools) is
+ * internally synchronized.
+ */
+#ifndef IMEX_L0_INTEROP_H
+#define IMEX_L0_INTEROP_H
+
+#include <level_zero/ze_api.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(IMEX_L0_BUILDING_LIBRARY)
+#define IMEX_L0_API __attribute__((visibility("default")))
+#else
+#define IMEX_L0_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Status of every call. */
+typedef enum {
+    imex_l0_success = 0,
+    imex_l0_out_of_memory,
+    imex_l0_invalid_arguments, /**< null/foreign handle, bad size, wrong arg count, ... */
+    imex_l0_unimplemented,     /**< valid request the library or driver does not support */
+    imex_l0_compile_error,     /**< OpenCL C or SPIR-V failed to build: message = build log */
+    imex_l0_not_found,         /**< e.g. no kernel of that name in the module */
+    imex_l0_runtime_error,     /**< an L0 call failed: message names the call and ze_result */
+} imex_l0_status_t;
+
+/** A static string naming the status ("imex_l0_success", ...). */
+IMEX_L0_API const char *imex_l0_status_str(imex_l0_status_t status);
+/** This thread's last failure message, "" if none. Valid until this thread's next call. */
+IMEX_L0_API const char *imex_l0_last_error_message(void);
+
+typedef struct imex_l0_engine *imex_l0_engine_t;
+typedef struct imex_l0_stream *imex_l0_stream_t;
+typedef struct imex_l0_memory *imex_l0_memory_t;
+typedef struct imex_l0_kernel *imex_l0_kernel_t;
+
+/* ------------------------------------------------------------------ Engine */
+
+/** Wraps user-owned handles; the library never destroys them.
+ *  context == NULL: the library creates and owns a context on driver/device. */
+IMEX_L0_API imex_l0_status_t imex_l0_interop_engine_create(imex_l0_engine_t *engine,
+                                                           ze_driver_handle_t driver,
+                                                           ze_device_handle_t device,
+                                                           ze_context_handle_t context);
+/** First driver, device number device_index; the engine owns its context. Calls zeInit. */
+IMEX_L0_API imex_l0_status_t imex_l0_engine_create(imex_l0_engine_t *engine,
+                                                   uint32_t device_index);
+IMEX_L0_API imex_l0_status_t imex_l0_interop_engine_get_driver(imex_l0_engine_t engine,
+                                                               ze_driver_handle_t *driver);
+IMEX_L0_API imex_l0_status_t imex_l0_interop_engine_get_device(imex_l0_engine_t engine,
+                                                               ze_device_handle_t *device);
+IMEX_L0_API imex_l0_status_t imex_l0_interop_engine_get_context(imex_l0_engine_t engine,
+                                                                ze_context_handle_t *context);
+/** *name is owned by the engine and valid until it is destroyed. */
+IMEX_L0_API imex_l0_status_t imex_l0_engine_get_device_name(imex_l0_engine_t engine,
+                                                            const char **name);
+/** Destroys the engine and what it owns (its context if it created one, its
+ *  event pool, cached modules and kernels). Streams, memory objects and kernels
+ *  created from it must be destroyed first. */
+IMEX_L0_API imex_l0_status_t imex_l0_engine_destroy(imex_l0_engine_t engine);
+
+/* ------------------------------------------------------------------ Stream */
+
+/** list: a user-owned *immediate* command list on the engine's context/device. */
+IMEX_L0_API imex_l0_status_t imex_l0_interop_stream_create(imex_l0_stream_t *stream,
+                                                           imex_l0_engine_t engine,
+                                                           ze_command_list_handle_t list);
+/** list: a user-owned *regular* command list; the library only appends to it.
+ *  queue may be NULL (the owner closes and executes the list); with a queue,
+ *  imex_l0_stream_wait closes the list, executes it on the queue, synchronizes
+ *  and resets it. */
+IMEX_L0_API imex_l0_status_t imex_l0_interop_stream_create_regular(
+    imex_l0_stream_t *stream, imex_l0_engine_t engine, ze_command_list_handle_t list,
+    ze_command_queue_handle_t queue);
+/** The library creates and owns an immediate command list (in order). */
+IMEX_L0_API imex_l0_status_t imex_l0_stream_create(imex_l0_stream_t *stream,
+                                                   imex_l0_engine_t engine);
+IMEX_L0_API imex_l0_status_t imex_l0_interop_stream_get_list(imex_l0_stream_t stream,
+                                                             ze_command_list_handle_t *list);
+/** The host waits until all work submitted through the stream is done. */
+IMEX_L0_API imex_l0_status_t imex_l0_stream_wait(imex_l0_stream_t stream);
+/** Never destroys a user list or queue. */
+IMEX_L0_API imex_l0_status_t imex_l0_stream_destroy(imex_l0_stream_t stream);
+
+/* ------------------------------------------------------------ Memory (USM) */
+
+typedef enum {
+    imex_l0_memory_kind_device,
+    imex_l0_memory_kind_host,
+    imex_l0_memory_kind_shared
+} imex_l0_memory_kind_t;
+
+#define IMEX_L0_MEMORY_NONE ((void *)0)                 /**< no buffer yet */
+#define IMEX_L0_MEMORY_ALLOCATE ((void *)(intptr_t)-1) /**< library allocates and owns */
+
+/** handle: a user USM pointer of this engine's context (checked with
+ *  zeMemGetAllocProperties: a host pointer that is not USM, USM of another
+ *  context or of another kind is rejected), or NONE, or ALLOCATE. */
+IMEX_L0_API imex_l0_status_t imex_l0_interop_memory_create(imex_l0_memory_t *memory,
+                                                           imex_l0_engine_t engine,
+                                                           imex_l0_memory_kind_t kind,
+                                                           size_t size, void *handle);
+/** Several buffers in one object, one size each. */
+IMEX_L0_API imex_l0_status_t imex_l0_interop_memory_create_v2(imex_l0_memory_t *memory,
+                                                              imex_l0_engine_t engine,
+                                                              imex_l0_memory_kind_t kind,
+                                                              size_t nhandles, const size_t *sizes,
+                                                              void **handles);
+IMEX_L0_API imex_l0_status_t imex_l0_interop_memory_get_mem_object(imex_l0_memory_t memory,
+                                                                   size_t index, void **ptr);
+/** Frees an owned buffer it replaces; ptr is checked as in memory_create. */
+IMEX_L0_API imex_l0_status_t imex_l0_interop_memory_set_mem_object(imex_l0_memory_t memory,
+                                                                   size_t index, void *ptr);
+IMEX_L0_API imex_l0_status_t imex_l0_memory_get_size(imex_l0_memory_t memory, size_t index,
+                                                     size_t *size);
+IMEX_L0_API imex_l0_status_t imex_l0_memory_get_kind(imex_l0_memory_t memory,
+                                                     imex_l0_memory_kind_t *kind);
+/** Frees ALLOCATEd buffers; never frees a user pointer. */
+IMEX_L0_API imex_l0_status_t imex_l0_memory_destroy(imex_l0_memory_t memory);
+
+/* ------------------------------------------------- Kernels: OpenCL C, SPIR-V */
+
+/** A macro definition; value NULL means -Dname. */
+typedef struct {
+    const char *name;
+    const char *value;
+} imex_l0_define_t;
+
+IMEX_L0_API imex_l0_status_t imex_l0_kernel_create_from_source(
+    imex_l0_kernel_t *kernel, imex_l0_engine_t engine, const char *source,
+    const char *kernel_name, const char *build_options, size_t ndefines,
+    const imex_l0_define_t *defines);
+IMEX_L0_API imex_l0_status_t imex_l0_kernel_create_from_spirv(imex_l0_kernel_t *kernel,
+                                                              imex_l0_engine_t engine,
+                                                              const void *spirv, size_t size,
+                                                              const char *kernel_name,
+                                                              const char *build_options);
+/** OpenCL C -> SPIR-V only (no device needed). *spirv and *log are freed with
+ *  imex_l0_free. On a compile error, *log still receives the build log. */
+IMEX_L0_API imex_l0_status_t imex_l0_compile_opencl_c(const char *source,
+                                                      const char *build_options, size_t ndefines,
+                                                      const imex_l0_define_t *defines,
+                                                      void **spirv, size_t *size, char **log);
+/** Makes `#include "name"` resolve to contents in every later compile. */
+IMEX_L0_API imex_l0_status_t imex_l0_register_header(const char *name, const char *contents);
+
+typedef enum {
+    imex_l0_arg_kind_global,
+    imex_l0_arg_kind_constant,
+    imex_l0_arg_kind_local,
+    imex_l0_arg_kind_value
+} imex_l0_arg_kind_t;
+
+IMEX_L0_API imex_l0_status_t imex_l0_kernel_get_arg_count(imex_l0_kernel_t kernel,
+                                                          size_t *nargs);
+IMEX_L0_API imex_l0_status_t imex_l0_kernel_get_arg_info(imex_l0_kernel_t kernel, size_t index,
+                                                         imex_l0_arg_kind_t *kind, size_t *size);
+/** The handle is library-owned: do not destroy it. */
+IMEX_L0_API imex_l0_status_t imex_l0_interop_kernel_get_handle(imex_l0_kernel_t kernel,
+                                                               ze_kernel_handle_t *handle);
+IMEX_L0_API imex_l0_status_t imex_l0_kernel_destroy(imex_l0_kernel_t kernel);
+/** Frees what the library handed out (SPIR-V, logs). NULL is allowed. Returns nothing. */
+IMEX_L0_API void imex_l0_free(void *ptr);
+
+/* ------------------------------------------------- Event-based execution */
+
+typedef enum {
+    imex_l0_arg_memory,
+    imex_l0_arg_usm,
+    imex_l0_arg_value,
+    imex_l0_arg_local
+} imex_l0_exec_arg_type_t;
+
+typedef struct {
+    imex_l0_exec_arg_type_t type;
+    imex_l0_memory_t memory; /**< imex_l0_arg_memory (buffer 0) */
+    const void *ptr;         /**< imex_l0_arg_usm: a USM pointer; imex_l0_arg_value: the bytes */
+    size_t size;             /**< imex_l0_arg_value: byte size; imex_l0_arg_local: local bytes */
+} imex_l0_exec_arg_t;
+
+/** local all 0: the library chooses the group size. */
+typedef struct {
+    size_t global[3];
+    size_t local[3];
+} imex_l0_range_t;
+
+/** Appends the launch to the stream after all deps; if return_event != NULL,
+ *  returns an event signaled when the kernel completes (also on in-order streams). */
+IMEX_L0_API imex_l0_status_t imex_l0_interop_kernel_execute(
+    imex_l0_kernel_t kernel, imex_l0_stream_t stream, size_t nargs,
+    const imex_l0_exec_arg_t *args, const imex_l0_range_t *range, size_t ndeps,
+    const ze_event_handle_t *deps, ze_event_handle_t *return_event);
+IMEX_L0_API imex_l0_status_t imex_l0_interop_memcpy(imex_l0_stream_t stream, void *dst,
+                                                    const void *src, size_t size, size_t ndeps,
+                                                    const ze_event_handle_t *deps,
+                                                    ze_event_handle_t *return_event);
+IMEX_L0_API imex_l0_status_t imex_l0_interop_memset(imex_l0_stream_t stream, void *dst,
+                                                    const void *pattern, size_t pattern_size,
+                                                    size_t size, size_t ndeps,
+                                                    const ze_event_handle_t *deps,
+                                                    ze_event_handle_t *return_event);
+/** Returns an event to the engine's pool. A second release of the same event
+ *  (or an event the engine did not hand out) is imex_l0_invalid_arguments. */
+IMEX_L0_API imex_l0_status_t imex_l0_event_release(imex_l0_engine_t engine,
+                                                   ze_event_handle_t event);
+
+/* ------------------------------------------------------------------ Caches */
+
+/** Hits and misses of the compiler's caches since the process started. */
+typedef struct {
+    uint64_t memory_hits;
+    uint64_t memory_misses;
+    uint64_t disk_hits;
+    uint64_t disk_misses;
+} imex_l0_cache_stats_t;
+
+/** Persistent SPIR-V cache directory (created if missing); NULL disables it.
+ *  Default: the environment variable IMEX_L0_CACHE_DIR, else disabled. */
+IMEX_L0_API imex_l0_status_t imex_l0_set_cache_dir(const char *dir);
+IMEX_L0_API imex_l0_status_t imex_l0_get_cache_stats(imex_l0_cache_stats_t *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IMEX_L0_INTEROP_H */

@@ -1,0 +1,232 @@
+// C entry points of kernels, the compiler and event-based execution.
+#include "common/verbose.hpp"
+#include "compute/compiler_loader.hpp"
+#include "compute/kernel.hpp"
+#include "stream/stream.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+using namespace imex_l0;
+
+namespace {
+
+void checkDefines(size_t ndefines, const imex_l0_define_t *defines) {
+    if (ndefines > 0 && !defines)
+        failInvalid("defines is NULL but ndefines is " + std::to_string(ndefines));
+    for (size_t i = 0; i < ndefines; ++i)
+        if (!defines[i].name || !*defines[i].name)
+            failInvalid("defines[" + std::to_string(i) + "].name is NULL or empty");
+}
+
+imex_l0_status_t wrapKernel(imex_l0_kernel_t *kernel, Engine *engine,
+                            std::shared_ptr<KernelEntry> entry) {
+    auto k = std::make_unique<Kernel>(engine, std::move(entry));
+    *kernel = reinterpret_cast<imex_l0_kernel_t>(k.release());
+    return imex_l0_success;
+}
+
+// Takes ownership of a malloc()ed message from the compiler.
+std::string takeMessage(char *message, const char *fallback) {
+    std::string text = message ? message : fallback;
+    std::free(message);
+    return text;
+}
+
+std::string rangeText(const imex_l0_range_t &r) {
+    auto dims = [](const size_t *v) {
+        return std::to_string(v[0]) + "x" + std::to_string(v[1]) + "x" + std::to_string(v[2]);
+    };
+    return "global=" + dims(r.global) + ",local=" + dims(r.local);
+}
+
+} // namespace
+
+extern "C" {
+
+imex_l0_status_t imex_l0_kernel_create_from_source(imex_l0_kernel_t *kernel,
+                                                   imex_l0_engine_t engine, const char *source,
+                                                   const char *kernel_name,
+                                                   const char *build_options, size_t ndefines,
+                                                   const imex_l0_define_t *defines) {
+    return guard(__func__, [&] {
+        requireOutput(kernel, "kernel");
+        auto *e = validate<Engine>(engine, "engine");
+        if (!source)
+            failInvalid("source is NULL");
+        if (!kernel_name)
+            failInvalid("kernel_name is NULL");
+        checkDefines(ndefines, defines);
+        Stopwatch watch;
+        bool hit = false;
+        auto entry = e->kernels().fromSource(source, kernel_name, build_options, ndefines,
+                                             defines, hit);
+        if (verboseAt(Verbosity::info))
+            logLine(Verbosity::info, std::string("kernel_create,source,") + kernel_name +
+                                         ",cache=" + (hit ? "hit" : "miss") + ",time_us=" +
+                                         std::to_string(watch.elapsedUs()));
+        return wrapKernel(kernel, e, std::move(entry));
+    });
+}
+
+imex_l0_status_t imex_l0_kernel_create_from_spirv(imex_l0_kernel_t *kernel,
+                                                  imex_l0_engine_t engine, const void *spirv,
+                                                  size_t size, const char *kernel_name,
+                                                  const char *build_options) {
+    return guard(__func__, [&] {
+        requireOutput(kernel, "kernel");
+        auto *e = validate<Engine>(engine, "engine");
+        if (!spirv || size == 0)
+            failInvalid("spirv is NULL or size is 0");
+        if (!kernel_name)
+            failInvalid("kernel_name is NULL");
+        Stopwatch watch;
+        auto entry = e->kernels().fromSpirv(spirv, size, kernel_name, build_options);
+        if (verboseAt(Verbosity::info))
+            logLine(Verbosity::info, std::string("kernel_create,spirv,") + kernel_name +
+                                         ",bytes=" + std::to_string(size) + ",time_us=" +
+                                         std::to_string(watch.elapsedUs()));
+        return wrapKernel(kernel, e, std::move(entry));
+    });
+}
+
+imex_l0_status_t imex_l0_compile_opencl_c(const char *source, const char *build_options,
+                                          size_t ndefines, const imex_l0_define_t *defines,
+                                          void **spirv, size_t *size, char **log) {
+    return guard(__func__, [&] {
+        requireOutput(spirv, "spirv");
+        requireOutput(size, "size");
+        if (!source)
+            failInvalid("source is NULL");
+        checkDefines(ndefines, defines);
+        const imex_l0_compiler_api_t &compiler = compilerApi();
+        Stopwatch watch;
+        void *out = nullptr;
+        size_t outSize = 0;
+        char *buildLog = nullptr;
+        imex_l0_status_t status = compiler.compile(source, std::strlen(source), build_options,
+                                                   ndefines, defines, 0, &out, &outSize, &buildLog);
+        if (verboseAt(Verbosity::info))
+            logLine(Verbosity::info, std::string("compile,") + imex_l0_status_str(status) +
+                                         ",bytes=" + std::to_string(outSize) + ",time_us=" +
+                                         std::to_string(watch.elapsedUs()));
+        if (status != imex_l0_success) {
+            std::free(out);
+            // The build log is what the caller needs most after a failed compile.
+            if (log && buildLog)
+                *log = strdup(buildLog);
+            fail(status, takeMessage(buildLog, "compilation failed"));
+        }
+        *spirv = out;
+        *size = outSize;
+        if (log)
+            *log = buildLog;
+        else
+            std::free(buildLog);
+        return imex_l0_success;
+    });
+}
+
+imex_l0_status_t imex_l0_register_header(const char *name, const char *contents) {
+    return guard(__func__, [&] {
+        if (!name || !*name)
+            failInvalid("name is NULL or empty");
+        if (!contents)
+            failInvalid("contents is NULL");
+        char *error = nullptr;
+        imex_l0_status_t status = compilerApi().register_header(name, contents, &error);
+        if (status != imex_l0_success)
+            fail(status, takeMessage(error, "register_header failed"));
+        return imex_l0_success;
+    });
+}
+
+imex_l0_status_t imex_l0_set_cache_dir(const char *dir) {
+    return guard(__func__, [&] {
+        char *error = nullptr;
+        imex_l0_status_t status = compilerApi().set_cache_dir(dir, &error);
+        if (status != imex_l0_success)
+            fail(status, takeMessage(error, "set_cache_dir failed"));
+        return imex_l0_success;
+    });
+}
+
+imex_l0_status_t imex_l0_get_cache_stats(imex_l0_cache_stats_t *stats) {
+    return guard(__func__, [&] {
+        requireOutput(stats, "stats");
+        // Statistics never load the compiler: not loaded means nothing compiled.
+        *stats = {};
+        if (const imex_l0_compiler_api_t *compiler = loadedCompilerApi())
+            compiler->get_cache_stats(stats);
+        return imex_l0_success;
+    });
+}
+
+imex_l0_status_t imex_l0_kernel_get_arg_count(imex_l0_kernel_t kernel, size_t *nargs) {
+    return guard(__func__, [&] {
+        auto *k = validate<Kernel>(kernel, "kernel");
+        requireOutput(nargs, "nargs");
+        *nargs = k->entry().args.size();
+        return imex_l0_success;
+    });
+}
+
+imex_l0_status_t imex_l0_kernel_get_arg_info(imex_l0_kernel_t kernel, size_t index,
+                                             imex_l0_arg_kind_t *kind, size_t *size) {
+    return guard(__func__, [&] {
+        auto *k = validate<Kernel>(kernel, "kernel");
+        requireOutput(kind, "kind");
+        requireOutput(size, "size");
+        const auto &args = k->entry().args;
+        if (index >= args.size())
+            failInvalid("index " + std::to_string(index) + " is out of range: kernel '" +
+                        k->entry().name + "' has " + std::to_string(args.size()) + " argument(s)");
+        *kind = args[index].kind;
+        *size = args[index].size;
+        return imex_l0_success;
+    });
+}
+
+imex_l0_status_t imex_l0_interop_kernel_get_handle(imex_l0_kernel_t kernel,
+                                                   ze_kernel_handle_t *handle) {
+    return guard(__func__, [&] {
+        auto *k = validate<Kernel>(kernel, "kernel");
+        requireOutput(handle, "handle");
+        *handle = k->entry().handle;
+        return imex_l0_success;
+    });
+}
+
+imex_l0_status_t imex_l0_kernel_destroy(imex_l0_kernel_t kernel) {
+    return guard(__func__, [&] {
+        delete validate<Kernel>(kernel, "kernel");
+        return imex_l0_success;
+    });
+}
+
+imex_l0_status_t imex_l0_interop_kernel_execute(imex_l0_kernel_t kernel, imex_l0_stream_t stream,
+                                                size_t nargs, const imex_l0_exec_arg_t *args,
+                                                const imex_l0_range_t *range, size_t ndeps,
+                                                const ze_event_handle_t *deps,
+                                                ze_event_handle_t *return_event) {
+    return guard(__func__, [&] {
+        auto *k = validate<Kernel>(kernel, "kernel");
+        auto *s = validate<Stream>(stream, "stream");
+        if (!range)
+            failInvalid("range is NULL");
+        if (!verboseAt(Verbosity::info)) {
+            k->execute(*s, nargs, args, *range, ndeps, deps, return_event);
+            return imex_l0_success;
+        }
+        Stopwatch watch;
+        k->execute(*s, nargs, args, *range, ndeps, deps, return_event);
+        logLine(Verbosity::info, "kernel_execute," + k->entry().name + "," + rangeText(*range) +
+                                     ",deps=" + std::to_string(ndeps) +
+                                     ",event=" + (return_event ? "yes" : "no") + ",time_us=" +
+                                     std::to_string(watch.elapsedUs()));
+        return imex_l0_success;
+    });
+}
+
+} // extern "C"

@@ -1,0 +1,188 @@
+#include "compute/kernel.hpp"
+
+#include "memory/memory.hpp"
+#include "stream/stream.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace imex_l0 {
+
+namespace {
+
+// At most this many arguments are checked on the stack; beyond it a launch
+// is still correct, it only allocates.
+constexpr size_t kInlineArgs = 32;
+
+struct ArgValue {
+    size_t size;
+    const void *ptr;
+};
+
+std::string argName(size_t i, const std::string &kernel) {
+    return "argument " + std::to_string(i) + " of kernel '" + kernel + "'";
+}
+
+const char *kindName(imex_l0_arg_kind_t kind) {
+    switch (kind) {
+    case imex_l0_arg_kind_global:
+        return "a global pointer";
+    case imex_l0_arg_kind_constant:
+        return "a constant pointer";
+    case imex_l0_arg_kind_local:
+        return "a local memory pointer";
+    case imex_l0_arg_kind_value:
+        return "a by-value argument";
+    }
+    return "an argument";
+}
+
+// Resolves one user argument into what zeKernelSetArgumentValue takes.
+// `slot` holds a pointer value when the argument is a memory object.
+ArgValue resolve(const imex_l0_exec_arg_t &arg, const ArgInfo &info, size_t i,
+                 const KernelEntry &kernel, Engine *engine, void *&slot) {
+    switch (info.kind) {
+    case imex_l0_arg_kind_global:
+    case imex_l0_arg_kind_constant:
+        if (arg.type == imex_l0_arg_memory) {
+            auto *memory = reinterpret_cast<Memory *>(arg.memory);
+            if (!memory || !memory->tagValid())
+                failInvalid(argName(i, kernel.name) +
+                            " has no live memory object (NULL, destroyed or another handle type)");
+            if (memory->engine() != engine)
+                failInvalid(argName(i, kernel.name) +
+                            " is a memory object of another engine: create it on the kernel's engine");
+            slot = memory->get(0);
+            if (!slot)
+                failInvalid(argName(i, kernel.name) +
+                            " is a memory object without a buffer (created with NONE): set one "
+                            "with imex_l0_interop_memory_set_mem_object");
+            return {sizeof(void *), &slot};
+        }
+        if (arg.type == imex_l0_arg_usm)
+            return {sizeof(void *), &arg.ptr}; // NULL is a valid pointer argument in OpenCL C
+        break;
+    case imex_l0_arg_kind_local:
+        if (arg.type == imex_l0_arg_local) {
+            if (arg.size == 0)
+                failInvalid(argName(i, kernel.name) + " is local memory of size 0: give its byte size");
+            return {arg.size, nullptr};
+        }
+        break;
+    case imex_l0_arg_kind_value:
+        if (arg.type == imex_l0_arg_value) {
+            if (!arg.ptr)
+                failInvalid(argName(i, kernel.name) + " is a value with ptr NULL: point at its bytes");
+            if (arg.size != info.size)
+                failInvalid(argName(i, kernel.name) + " is a " + std::to_string(info.size) +
+                            "-byte value but " + std::to_string(arg.size) + " bytes were given");
+            return {arg.size, arg.ptr};
+        }
+        break;
+    }
+    failInvalid(argName(i, kernel.name) + " is " + kindName(info.kind) +
+                " but was passed with a different imex_l0_exec_arg_type_t");
+}
+
+// Checks the range and derives the group size and count.
+void groups(KernelEntry &k, const imex_l0_range_t &range, Engine *engine, uint32_t size[3],
+            ze_group_count_t &count) {
+    const auto &c = engine->compute();
+    const uint32_t maxDim[3] = {c.maxGroupSizeX, c.maxGroupSizeY, c.maxGroupSizeZ};
+    for (int d = 0; d < 3; ++d)
+        if (range.global[d] == 0 || range.global[d] > UINT32_MAX)
+            failInvalid("global[" + std::to_string(d) + "] = " + std::to_string(range.global[d]) +
+                        " is outside 1..2^32-1 (use 1 for unused dimensions)");
+    bool chooseLocal = range.local[0] == 0 && range.local[1] == 0 && range.local[2] == 0;
+    if (chooseLocal) {
+        // Requires k.launchMutex (the suggestion cache lives in the entry).
+        if (k.suggestedFor[0] != range.global[0] || k.suggestedFor[1] != range.global[1] ||
+            k.suggestedFor[2] != range.global[2]) {
+            uint32_t s[3];
+            IMEX_L0_ZE(zeKernelSuggestGroupSize(k.handle, uint32_t(range.global[0]),
+                                                uint32_t(range.global[1]),
+                                                uint32_t(range.global[2]), &s[0], &s[1], &s[2]));
+            k.suggestion = {s[0], s[1], s[2]};
+            k.suggestedFor = {range.global[0], range.global[1], range.global[2]};
+        }
+        for (int d = 0; d < 3; ++d)
+            size[d] = k.suggestion[d];
+    } else {
+        uint64_t total = 1;
+        for (int d = 0; d < 3; ++d) {
+            size_t l = range.local[d];
+            if (l == 0 || range.global[d] % l != 0)
+                failInvalid("local[" + std::to_string(d) + "] = " + std::to_string(l) +
+                            " does not divide global[" + std::to_string(d) + "] = " +
+                            std::to_string(range.global[d]) +
+                            " (all local sizes 0 lets the library choose)");
+            if (l > maxDim[d])
+                failInvalid("local[" + std::to_string(d) + "] = " + std::to_string(l) +
+                            " exceeds the device's maximum of " + std::to_string(maxDim[d]));
+            total *= l;
+            size[d] = uint32_t(l);
+        }
+        if (total > c.maxTotalGroupSize)
+            failInvalid("the group has " + std::to_string(total) +
+                        " work-items, more than the device's maximum of " +
+                        std::to_string(c.maxTotalGroupSize));
+    }
+    count = {uint32_t(range.global[0] / size[0]), uint32_t(range.global[1] / size[1]),
+             uint32_t(range.global[2] / size[2])};
+}
+
+} // namespace
+
+void Kernel::execute(Stream &stream, size_t nargs, const imex_l0_exec_arg_t *args,
+                     const imex_l0_range_t &range, size_t ndeps, const ze_event_handle_t *deps,
+                     ze_event_handle_t *returnEvent) {
+    KernelEntry &k = *entry_;
+    if (stream.engine() != engine())
+        failInvalid("stream and kernel belong to different engines");
+    if (nargs != k.args.size())
+        failInvalid("kernel '" + k.name + "' takes " + std::to_string(k.args.size()) +
+                    " argument(s) but " + std::to_string(nargs) + " were given");
+    if (nargs > 0 && !args)
+        failInvalid("args is NULL but nargs is " + std::to_string(nargs));
+    Stream::checkDeps(ndeps, deps);
+
+    ArgValue inlineValues[kInlineArgs];
+    void *inlineSlots[kInlineArgs];
+    std::vector<ArgValue> heapValues;
+    std::vector<void *> heapSlots;
+    ArgValue *values = inlineValues;
+    void **slots = inlineSlots;
+    if (nargs > kInlineArgs) {
+        heapValues.resize(nargs);
+        heapSlots.resize(nargs);
+        values = heapValues.data();
+        slots = heapSlots.data();
+    }
+    for (size_t i = 0; i < nargs; ++i)
+        values[i] = resolve(args[i], k.args[i], i, k, engine(), slots[i]);
+
+    std::lock_guard<std::mutex> lock(k.launchMutex);
+    uint32_t size[3];
+    ze_group_count_t count;
+    groups(k, range, engine(), size, count);
+    for (size_t i = 0; i < nargs; ++i) {
+        ze_result_t r = zeKernelSetArgumentValue(k.handle, uint32_t(i), values[i].size, values[i].ptr);
+        if (r != ZE_RESULT_SUCCESS)
+            failInvalid(argName(i, k.name) + ": zeKernelSetArgumentValue failed: " + zeResultName(r));
+    }
+    if (k.groupSize[0] != size[0] || k.groupSize[1] != size[1] || k.groupSize[2] != size[2]) {
+        IMEX_L0_ZE(zeKernelSetGroupSize(k.handle, size[0], size[1], size[2]));
+        k.groupSize = {size[0], size[1], size[2]};
+    }
+    ze_event_handle_t signal = stream.signalEvent(returnEvent);
+    ze_result_t r = zeCommandListAppendLaunchKernel(stream.list(), k.handle, &count, signal,
+                                                    uint32_t(ndeps),
+                                                    const_cast<ze_event_handle_t *>(deps));
+    if (r != ZE_RESULT_SUCCESS)
+        stream.dropEvent(signal);
+    checkZe(r, "zeCommandListAppendLaunchKernel");
+    if (returnEvent)
+        *returnEvent = signal;
+}
+
+} // namespace imex_l0

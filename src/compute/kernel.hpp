@@ -1,0 +1,32 @@
+// A kernel handed to the user: a reference to an engine-cached Level Zero
+// kernel plus the argument metadata every launch is checked against.
+#pragma once
+
+#include "common/object.hpp"
+#include "compute/kernel_cache.hpp"
+#include "engine/engine.hpp"
+
+namespace imex_l0 {
+
+class Stream;
+
+class Kernel : public Tagged<0x4b45524e454cull /* "KERNEL" */> {
+public:
+    Kernel(Engine *engine, std::shared_ptr<KernelEntry> entry)
+        : child_(engine), entry_(std::move(entry)) {}
+
+    Engine *engine() const { return child_.engine(); }
+    const KernelEntry &entry() const { return *entry_; }
+
+    // Validates everything first, then sets arguments and appends the launch
+    // under the kernel's launch lock.
+    void execute(Stream &stream, size_t nargs, const imex_l0_exec_arg_t *args,
+                 const imex_l0_range_t &range, size_t ndeps, const ze_event_handle_t *deps,
+                 ze_event_handle_t *returnEvent);
+
+private:
+    EngineChild child_;
+    std::shared_ptr<KernelEntry> entry_;
+};
+
+} // namespace imex_l0

@@ -1,0 +1,171 @@
+#include "compute/kernel_cache.hpp"
+
+#include "common/status.hpp"
+#include "compute/compiler_loader.hpp"
+#include "compute/spirv_reflect.hpp"
+#include "engine/engine.hpp"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace imex_l0 {
+
+namespace {
+
+std::string sourceKey(const char *source, const char *options, size_t ndefines,
+                      const imex_l0_define_t *defines) {
+    // '\0' cannot occur inside any part, so the parts cannot run together.
+    std::string key = source;
+    key += '\0';
+    key += options ? options : "";
+    for (size_t i = 0; i < ndefines; ++i) {
+        key += '\0';
+        key += defines[i].name;
+        key += '=';
+        key += defines[i].value ? defines[i].value : "<none>";
+    }
+    return key;
+}
+
+// Frees a compiler-owned buffer when it goes out of scope.
+struct Malloced {
+    void *ptr = nullptr;
+    ~Malloced() { std::free(ptr); }
+};
+
+std::string buildLog(ze_module_build_log_handle_t log) {
+    if (!log)
+        return {};
+    size_t size = 0;
+    std::string text;
+    if (zeModuleBuildLogGetString(log, &size, nullptr) == ZE_RESULT_SUCCESS && size > 0) {
+        text.resize(size);
+        if (zeModuleBuildLogGetString(log, &size, text.data()) != ZE_RESULT_SUCCESS)
+            text.clear();
+        while (!text.empty() && text.back() == '\0')
+            text.pop_back();
+    }
+    zeModuleBuildLogDestroy(log);
+    return text;
+}
+
+} // namespace
+
+KernelCache::~KernelCache() {
+    for (auto &m : modules_) {
+        for (auto &k : m.second->kernels)
+            zeKernelDestroy(k.second->handle);
+        zeModuleDestroy(m.second->handle);
+    }
+}
+
+KernelCache::Module &KernelCache::module(const std::string &key, const char *buildOptions) {
+    auto it = modules_.find(key);
+    if (it != modules_.end())
+        return *it->second;
+
+    size_t spirvSize = key.size() - (std::strlen(buildOptions ? buildOptions : "") + 1);
+    auto module = std::make_unique<Module>();
+    std::string problem;
+    auto kernels = reflectSpirv(key.data(), spirvSize, problem);
+    if (!problem.empty())
+        failInvalid("spirv is not a usable SPIR-V module: " + problem);
+    for (auto &k : kernels) {
+        std::vector<ArgInfo> args;
+        for (auto &a : k.args)
+            args.push_back({a.kind, a.size});
+        module->signatures.emplace(k.name, std::move(args));
+    }
+
+    ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC};
+    desc.format = ZE_MODULE_FORMAT_IL_SPIRV;
+    desc.inputSize = spirvSize;
+    desc.pInputModule = reinterpret_cast<const uint8_t *>(key.data());
+    desc.pBuildFlags = buildOptions;
+    ze_module_build_log_handle_t log = nullptr;
+    ze_result_t r = zeModuleCreate(engine_.context(), engine_.device(), &desc, &module->handle, &log);
+    std::string logText = buildLog(log);
+    if (r == ZE_RESULT_ERROR_MODULE_BUILD_FAILURE || r == ZE_RESULT_ERROR_INVALID_NATIVE_BINARY)
+        fail(imex_l0_compile_error, "zeModuleCreate failed: " + std::string(zeResultName(r)) +
+                                        "\n" + logText);
+    checkZe(r, "zeModuleCreate");
+    Module &result = *module;
+    try {
+        modules_.emplace(key, std::move(module));
+    } catch (...) {
+        zeModuleDestroy(result.handle);
+        throw;
+    }
+    return result;
+}
+
+std::shared_ptr<KernelEntry> KernelCache::kernel(Module &module, const char *name) {
+    auto it = module.kernels.find(name);
+    if (it != module.kernels.end())
+        return it->second;
+    auto signature = module.signatures.find(name);
+    if (signature == module.signatures.end()) {
+        std::string known;
+        for (auto &s : module.signatures)
+            known += (known.empty() ? "" : ", ") + s.first;
+        fail(imex_l0_not_found, std::string("no kernel named '") + name +
+                                    "' in the module; its kernels are: " +
+                                    (known.empty() ? "(none)" : known));
+    }
+    auto entry = std::make_shared<KernelEntry>();
+    entry->name = name;
+    entry->args = signature->second;
+    ze_kernel_desc_t desc = {ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, name};
+    IMEX_L0_ZE(zeKernelCreate(module.handle, &desc, &entry->handle));
+    try {
+        module.kernels.emplace(name, entry);
+    } catch (...) {
+        zeKernelDestroy(entry->handle);
+        throw;
+    }
+    return entry;
+}
+
+std::shared_ptr<KernelEntry> KernelCache::fromSpirv(const void *spirv, size_t size,
+                                                    const char *name, const char *buildOptions) {
+    std::string key(static_cast<const char *>(spirv), size);
+    key += '\0';
+    key += buildOptions ? buildOptions : "";
+    std::lock_guard<std::mutex> lock(mutex_);
+    return kernel(module(key, buildOptions), name);
+}
+
+std::shared_ptr<KernelEntry> KernelCache::fromSource(const char *source, const char *name,
+                                                     const char *buildOptions, size_t ndefines,
+                                                     const imex_l0_define_t *defines,
+                                                     bool &cacheHit) {
+    std::string key = sourceKey(source, buildOptions, ndefines, defines);
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto it = sources_.find(key);
+        if (it != sources_.end()) {
+            cacheHit = true;
+            return kernel(*it->second, name);
+        }
+    }
+    cacheHit = false;
+    // Compile outside the lock: compiling is slow and other kernels of this
+    // engine must not wait for it. The compiler has its own caches and locks.
+    const imex_l0_compiler_api_t &compiler = compilerApi();
+    Malloced spirv, log;
+    size_t size = 0;
+    imex_l0_status_t status = compiler.compile(
+        source, std::strlen(source), buildOptions, ndefines, defines, engine_.spirvVersion(),
+        &spirv.ptr, &size, reinterpret_cast<char **>(&log.ptr));
+    if (status != imex_l0_success)
+        fail(status, log.ptr ? static_cast<const char *>(log.ptr) : "compilation failed");
+
+    std::string spirvKey(static_cast<const char *>(spirv.ptr), size);
+    spirvKey += '\0';
+    std::lock_guard<std::mutex> lock(mutex_);
+    Module &m = module(spirvKey, nullptr);
+    sources_.emplace(std::move(key), &m);
+    return kernel(m, name);
+}
+
+} // namespace imex_l0

@@ -1,0 +1,77 @@
+#include "engine/engine.hpp"
+
+#include "common/options.hpp"
+#include "compute/kernel_cache.hpp"
+
+#include <cstdlib>
+#include <vector>
+
+namespace imex_l0 {
+
+Engine::Engine(ze_driver_handle_t driver, ze_device_handle_t device, ze_context_handle_t context)
+    : driver_(driver), device_(device), context_(context) {}
+
+Engine::~Engine() {
+    // Kernels and modules, then events, then the context they live in.
+    kernels_.reset();
+    events_.reset();
+    if (ownsContext_ && context_)
+        zeContextDestroy(context_);
+}
+
+void Engine::init() {
+    if (!driver_)
+        failInvalid("driver is NULL");
+    if (!device_)
+        failInvalid("device is NULL");
+
+    // The device must belong to the driver: a mismatch would otherwise only
+    // surface as an obscure failure at the first allocation or launch.
+    uint32_t count = 0;
+    IMEX_L0_ZE(zeDeviceGet(driver_, &count, nullptr));
+    std::vector<ze_device_handle_t> devices(count);
+    IMEX_L0_ZE(zeDeviceGet(driver_, &count, devices.data()));
+    bool found = false;
+    for (auto d : devices)
+        found = found || d == device_;
+    if (!found)
+        failInvalid("device is not a device of driver (pass a device from zeDeviceGet(driver))");
+
+    ze_device_properties_t props = {ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+    IMEX_L0_ZE(zeDeviceGetProperties(device_, &props));
+    deviceName_ = props.name;
+
+    compute_ = {ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES};
+    IMEX_L0_ZE(zeDeviceGetComputeProperties(device_, &compute_));
+
+    ze_device_module_properties_t module = {ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES};
+    IMEX_L0_ZE(zeDeviceGetModuleProperties(device_, &module));
+    spirvVersion_ = module.spirvVersionSupported;
+
+    uint32_t groups = 0;
+    IMEX_L0_ZE(zeDeviceGetCommandQueueGroupProperties(device_, &groups, nullptr));
+    std::vector<ze_command_queue_group_properties_t> groupProps(
+        groups, {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES});
+    IMEX_L0_ZE(zeDeviceGetCommandQueueGroupProperties(device_, &groups, groupProps.data()));
+    bool haveCompute = false;
+    for (uint32_t i = 0; i < groups && !haveCompute; ++i) {
+        if (groupProps[i].flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE) {
+            computeOrdinal_ = i;
+            haveCompute = true;
+        }
+    }
+    if (!haveCompute)
+        fail(imex_l0_unimplemented, "device " + deviceName_ + " has no compute queue group");
+
+    if (!context_) {
+        ze_context_desc_t desc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC};
+        IMEX_L0_ZE(zeContextCreate(driver_, &desc, &context_));
+        ownsContext_ = true;
+    }
+
+    uint32_t chunk = static_cast<uint32_t>(std::strtoul(options().eventPoolChunk.c_str(), nullptr, 10));
+    events_ = std::make_unique<EventPool>(context_, device_, chunk);
+    kernels_ = std::make_unique<KernelCache>(*this);
+}
+
+} // namespace imex_l0

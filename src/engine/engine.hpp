@@ -1,0 +1,74 @@
+// An engine: one Level Zero driver/device/context triple, wrapped without
+// taking ownership (or with a context the engine created and owns), plus
+// what the library keeps per device: cached properties, the compute
+// queue-group ordinal, the event pool and the module/kernel cache.
+#pragma once
+
+#include "common/object.hpp"
+#include "engine/event_pool.hpp"
+
+#include <level_zero/ze_api.h>
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+namespace imex_l0 {
+
+class KernelCache;
+
+class Engine : public Tagged<0x454e47494e45ull /* "ENGINE" */> {
+public:
+    Engine(ze_driver_handle_t driver, ze_device_handle_t device, ze_context_handle_t context);
+    ~Engine();
+
+    // Validates the handles, creates the context when none was given, caches
+    // device properties. Throws on failure (the constructor cannot fail).
+    void init();
+
+    ze_driver_handle_t driver() const { return driver_; }
+    ze_device_handle_t device() const { return device_; }
+    ze_context_handle_t context() const { return context_; }
+    const std::string &deviceName() const { return deviceName_; }
+    const ze_device_compute_properties_t &compute() const { return compute_; }
+    uint32_t computeOrdinal() const { return computeOrdinal_; }
+    // Highest SPIR-V version the device consumes, as 0x00MMmm00 (1.2 = 0x00010200).
+    uint32_t spirvVersion() const { return spirvVersion_; }
+
+    EventPool &events() { return *events_; }
+    KernelCache &kernels() { return *kernels_; }
+
+    // Streams, memory objects and kernels made from this engine. Destroying an
+    // engine that still has some is refused, so no object outlives its context.
+    void attach() { children_.fetch_add(1, std::memory_order_relaxed); }
+    void detach() { children_.fetch_sub(1, std::memory_order_relaxed); }
+    size_t children() const { return children_.load(std::memory_order_relaxed); }
+
+private:
+    ze_driver_handle_t driver_;
+    ze_device_handle_t device_;
+    ze_context_handle_t context_;
+    bool ownsContext_ = false;
+    std::string deviceName_;
+    ze_device_compute_properties_t compute_{};
+    uint32_t computeOrdinal_ = 0;
+    uint32_t spirvVersion_ = 0x00010200;
+    std::unique_ptr<EventPool> events_;
+    std::unique_ptr<KernelCache> kernels_;
+    std::atomic<size_t> children_{0};
+};
+
+// RAII registration of a child object with its engine.
+class EngineChild {
+public:
+    explicit EngineChild(Engine *engine) : engine_(engine) { engine_->attach(); }
+    ~EngineChild() { engine_->detach(); }
+    EngineChild(const EngineChild &) = delete;
+    EngineChild &operator=(const EngineChild &) = delete;
+    Engine *engine() const { return engine_; }
+
+private:
+    Engine *engine_;
+};
+
+} // namespace imex_l0

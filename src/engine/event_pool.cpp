@@ -1,0 +1,74 @@
+#include "engine/event_pool.hpp"
+
+#include "common/status.hpp"
+
+namespace imex_l0 {
+
+EventPool::EventPool(ze_context_handle_t context, ze_device_handle_t device, uint32_t chunk)
+    : context_(context), device_(device), chunk_(chunk ? chunk : 64) {}
+
+EventPool::~EventPool() {
+    for (auto &entry : handedOut_)
+        zeEventDestroy(entry.first);
+    for (auto pool : pools_)
+        zeEventPoolDestroy(pool);
+}
+
+void EventPool::grow() {
+    ze_event_pool_desc_t desc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr,
+                                 ZE_EVENT_POOL_FLAG_HOST_VISIBLE, chunk_};
+    ze_event_pool_handle_t pool = nullptr;
+    IMEX_L0_ZE(zeEventPoolCreate(context_, &desc, 1, &device_, &pool));
+    pools_.push_back(pool);
+    // Reserve first so that a failure below cannot leave an event untracked.
+    free_.reserve(free_.size() + chunk_);
+    handedOut_.reserve(handedOut_.size() + chunk_);
+    for (uint32_t i = 0; i < chunk_; ++i) {
+        ze_event_desc_t eventDesc = {ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, i,
+                                     ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
+        ze_event_handle_t event = nullptr;
+        IMEX_L0_ZE(zeEventCreate(pool, &eventDesc, &event));
+        handedOut_.emplace(event, false);
+        free_.push_back(event);
+    }
+}
+
+ze_event_handle_t EventPool::acquire() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (free_.empty())
+        grow();
+    ze_event_handle_t event = free_.back();
+    free_.pop_back();
+    handedOut_[event] = true;
+    ++outstanding_;
+    return event;
+}
+
+void EventPool::release(ze_event_handle_t event) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = handedOut_.find(event);
+    if (it == handedOut_.end())
+        failInvalid("event was not returned by this engine (it belongs to the caller or to "
+                    "another engine); release only events the library returned");
+    if (!it->second)
+        failInvalid("event was already released (double release); release each returned event "
+                    "exactly once");
+    // Reset before it can be handed out again, so the next user starts from
+    // the unsignaled state the spec requires.
+    IMEX_L0_ZE(zeEventHostReset(event));
+    it->second = false;
+    --outstanding_;
+    free_.push_back(event);
+}
+
+size_t EventPool::outstanding() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return outstanding_;
+}
+
+size_t EventPool::capacity() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return handedOut_.size();
+}
+
+} // namespace imex_l0

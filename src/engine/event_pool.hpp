@@ -1,0 +1,40 @@
+// The engine's events: handed out by submissions that return an event,
+// released by the user, recycled with zeEventHostReset. Grows by whole Level
+// Zero pools on demand (no fixed cap, never a pool per launch); in steady
+// state acquire/release allocate nothing.
+#pragma once
+
+#include <level_zero/ze_api.h>
+
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace imex_l0 {
+
+class EventPool {
+public:
+    EventPool(ze_context_handle_t context, ze_device_handle_t device, uint32_t chunk);
+    ~EventPool(); // destroys every event and pool, handed out or not
+
+    ze_event_handle_t acquire();
+    // Throws invalid_arguments for an event not handed out (never, or released already).
+    void release(ze_event_handle_t event);
+    // Events currently handed out, for tests and the engine's destroy rule.
+    size_t outstanding() const;
+    size_t capacity() const;
+
+private:
+    void grow(); // requires mutex_
+
+    ze_context_handle_t context_;
+    ze_device_handle_t device_;
+    uint32_t chunk_;
+    mutable std::mutex mutex_; // guards every member below
+    std::vector<ze_event_pool_handle_t> pools_;
+    std::vector<ze_event_handle_t> free_;
+    std::unordered_map<ze_event_handle_t, bool> handedOut_; // every event -> handed out now?
+    size_t outstanding_ = 0;
+};
+
+} // namespace imex_l0

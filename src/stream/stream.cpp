@@ -1,0 +1,116 @@
+#include "stream/stream.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace imex_l0 {
+
+Stream::~Stream() {
+    if (kind_ == Kind::ownedImmediate && list_)
+        zeCommandListDestroy(list_);
+}
+
+void Stream::init() {
+    if (kind_ != Kind::ownedImmediate) {
+        if (!list_)
+            failInvalid("list is NULL: pass a command list created on the engine's context");
+        return;
+    }
+    Engine *e = engine();
+    // Asynchronous, so launches return at once; the driver's immediate lists
+    // execute in submission order, which is the order users see.
+    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                                    nullptr,
+                                    e->computeOrdinal(),
+                                    0,
+                                    0,
+                                    ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+                                    ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    IMEX_L0_ZE(zeCommandListCreateImmediate(e->context(), e->device(), &desc, &list_));
+}
+
+void Stream::checkDeps(size_t ndeps, const ze_event_handle_t *deps) {
+    if (ndeps == 0)
+        return;
+    if (!deps)
+        failInvalid("deps is NULL but ndeps is " + std::to_string(ndeps));
+    if (ndeps > UINT32_MAX)
+        failInvalid("ndeps is larger than Level Zero's 32-bit wait-list count");
+    for (size_t i = 0; i < ndeps; ++i)
+        if (!deps[i])
+            failInvalid("deps[" + std::to_string(i) + "] is NULL: every dependency must be an event");
+}
+
+ze_event_handle_t Stream::signalEvent(ze_event_handle_t *returnEvent) {
+    return returnEvent ? engine()->events().acquire() : nullptr;
+}
+
+void Stream::dropEvent(ze_event_handle_t event) noexcept {
+    if (!event)
+        return;
+    try {
+        engine()->events().release(event);
+    } catch (...) {
+        // The event stays owned by the pool and is destroyed with the engine.
+    }
+}
+
+void Stream::memcpy(void *dst, const void *src, size_t size, size_t ndeps,
+                    const ze_event_handle_t *deps, ze_event_handle_t *returnEvent) {
+    if (!dst || !src)
+        failInvalid(std::string(dst ? "src" : "dst") + " is NULL");
+    checkDeps(ndeps, deps);
+    ze_event_handle_t signal = signalEvent(returnEvent);
+    ze_result_t r = zeCommandListAppendMemoryCopy(list_, dst, src, size, signal,
+                                                  static_cast<uint32_t>(ndeps),
+                                                  const_cast<ze_event_handle_t *>(deps));
+    if (r != ZE_RESULT_SUCCESS)
+        dropEvent(signal);
+    checkZe(r, "zeCommandListAppendMemoryCopy");
+    if (returnEvent)
+        *returnEvent = signal;
+}
+
+void Stream::memset(void *dst, const void *pattern, size_t patternSize, size_t size,
+                    size_t ndeps, const ze_event_handle_t *deps, ze_event_handle_t *returnEvent) {
+    if (!dst || !pattern)
+        failInvalid(std::string(dst ? "pattern" : "dst") + " is NULL");
+    if (patternSize == 0 || (patternSize & (patternSize - 1)) != 0)
+        failInvalid("pattern_size " + std::to_string(patternSize) + " is not a power of two");
+    if (size % patternSize != 0)
+        failInvalid("size " + std::to_string(size) + " is not a multiple of pattern_size " +
+                    std::to_string(patternSize));
+    checkDeps(ndeps, deps);
+    ze_event_handle_t signal = signalEvent(returnEvent);
+    ze_result_t r = zeCommandListAppendMemoryFill(list_, dst, pattern, patternSize, size, signal,
+                                                  static_cast<uint32_t>(ndeps),
+                                                  const_cast<ze_event_handle_t *>(deps));
+    if (r != ZE_RESULT_SUCCESS)
+        dropEvent(signal);
+    checkZe(r, "zeCommandListAppendMemoryFill");
+    if (returnEvent)
+        *returnEvent = signal;
+}
+
+void Stream::wait() {
+    if (kind_ == Kind::userRegular) {
+        if (!queue_)
+            failInvalid("the stream wraps a regular list without a queue: its owner closes and "
+                        "executes the list, so wait on the owner's queue or fence instead");
+        IMEX_L0_ZE(zeCommandListClose(list_));
+        IMEX_L0_ZE(zeCommandQueueExecuteCommandLists(queue_, 1, &list_, nullptr));
+        IMEX_L0_ZE(zeCommandQueueSynchronize(queue_, UINT64_MAX));
+        IMEX_L0_ZE(zeCommandListReset(list_));
+        return;
+    }
+    // A barrier without wait events completes after everything appended
+    // before it; its event is what the host waits on.
+    ze_event_handle_t done = engine()->events().acquire();
+    ze_result_t r = zeCommandListAppendBarrier(list_, done, 0, nullptr);
+    if (r == ZE_RESULT_SUCCESS)
+        r = zeEventHostSynchronize(done, UINT64_MAX);
+    dropEvent(done);
+    checkZe(r, "zeCommandListAppendBarrier + zeEventHostSynchronize");
+}
+
+} // namespace imex_l0

@@ -1,0 +1,48 @@
+// A stream: where the library appends work. Over a user immediate list, a
+// user regular list (optionally with the queue that executes it), or an
+// immediate list the library creates and owns. A stream is used by one thread
+// at a time, like the Level Zero command list under it.
+#pragma once
+
+#include "common/object.hpp"
+#include "engine/engine.hpp"
+
+namespace imex_l0 {
+
+class Stream : public Tagged<0x53545245414dull /* "STREAM" */> {
+public:
+    enum class Kind { userImmediate, userRegular, ownedImmediate };
+
+    Stream(Engine *engine, Kind kind, ze_command_list_handle_t list,
+           ze_command_queue_handle_t queue)
+        : child_(engine), kind_(kind), list_(list), queue_(queue) {}
+    ~Stream();
+
+    // Creates the owned list for Kind::ownedImmediate; checks user handles.
+    void init();
+
+    Engine *engine() const { return child_.engine(); }
+    ze_command_list_handle_t list() const { return list_; }
+    Kind kind() const { return kind_; }
+
+    // Checks a dependency list before anything is appended.
+    static void checkDeps(size_t ndeps, const ze_event_handle_t *deps);
+    // An event from the engine's pool when the caller asked for one.
+    ze_event_handle_t signalEvent(ze_event_handle_t *returnEvent);
+    // Gives back an event taken by signalEvent when the append failed.
+    void dropEvent(ze_event_handle_t event) noexcept;
+
+    void memcpy(void *dst, const void *src, size_t size, size_t ndeps,
+                const ze_event_handle_t *deps, ze_event_handle_t *returnEvent);
+    void memset(void *dst, const void *pattern, size_t patternSize, size_t size, size_t ndeps,
+                const ze_event_handle_t *deps, ze_event_handle_t *returnEvent);
+    void wait();
+
+private:
+    EngineChild child_;
+    Kind kind_;
+    ze_command_list_handle_t list_;
+    ze_command_queue_handle_t queue_;
+};
+
+} // namespace imex_l0
