@@ -14,11 +14,6 @@ namespace {
 // is still correct, it only allocates.
 constexpr size_t kInlineArgs = 32;
 
-struct ArgValue {
-    size_t size;
-    const void *ptr;
-};
-
 std::string argName(size_t i, const std::string &kernel) {
     return "argument " + std::to_string(i) + " of kernel '" + kernel + "'";
 }
@@ -95,18 +90,11 @@ void groups(KernelEntry &k, const imex_l0_range_t &range, Engine *engine, uint32
                         " is outside 1..2^32-1 (use 1 for unused dimensions)");
     bool chooseLocal = range.local[0] == 0 && range.local[1] == 0 && range.local[2] == 0;
     if (chooseLocal) {
-        // Requires k.launchMutex (the suggestion cache lives in the entry).
-        if (k.suggestedFor[0] != range.global[0] || k.suggestedFor[1] != range.global[1] ||
-            k.suggestedFor[2] != range.global[2]) {
-            uint32_t s[3];
-            IMEX_L0_ZE(zeKernelSuggestGroupSize(k.handle, uint32_t(range.global[0]),
-                                                uint32_t(range.global[1]),
-                                                uint32_t(range.global[2]), &s[0], &s[1], &s[2]));
-            k.suggestion = {s[0], s[1], s[2]};
-            k.suggestedFor = {range.global[0], range.global[1], range.global[2]};
-        }
+        const uint32_t global[3] = {uint32_t(range.global[0]), uint32_t(range.global[1]),
+                                    uint32_t(range.global[2])};
+        auto suggestion = k.suggestGroupSize(global);
         for (int d = 0; d < 3; ++d)
-            size[d] = k.suggestion[d];
+            size[d] = suggestion[d];
     } else {
         uint64_t total = 1;
         for (int d = 0; d < 3; ++d) {
@@ -161,26 +149,17 @@ void Kernel::execute(Stream &stream, size_t nargs, const imex_l0_exec_arg_t *arg
     for (size_t i = 0; i < nargs; ++i)
         values[i] = resolve(args[i], k.args[i], i, k, engine(), slots[i]);
 
-    std::lock_guard<std::mutex> lock(k.launchMutex);
     uint32_t size[3];
     ze_group_count_t count;
     groups(k, range, engine(), size, count);
-    for (size_t i = 0; i < nargs; ++i) {
-        ze_result_t r = zeKernelSetArgumentValue(k.handle, uint32_t(i), values[i].size, values[i].ptr);
-        if (r != ZE_RESULT_SUCCESS)
-            failInvalid(argName(i, k.name) + ": zeKernelSetArgumentValue failed: " + zeResultName(r));
-    }
-    if (k.groupSize[0] != size[0] || k.groupSize[1] != size[1] || k.groupSize[2] != size[2]) {
-        IMEX_L0_ZE(zeKernelSetGroupSize(k.handle, size[0], size[1], size[2]));
-        k.groupSize = {size[0], size[1], size[2]};
-    }
     ze_event_handle_t signal = stream.signalEvent(returnEvent);
-    ze_result_t r = zeCommandListAppendLaunchKernel(stream.list(), k.handle, &count, signal,
-                                                    uint32_t(ndeps),
-                                                    const_cast<ze_event_handle_t *>(deps));
-    if (r != ZE_RESULT_SUCCESS)
+    try {
+        k.append(stream.list(), values, nargs, size, count, signal, uint32_t(ndeps),
+                 const_cast<ze_event_handle_t *>(deps));
+    } catch (...) {
         stream.dropEvent(signal);
-    checkZe(r, "zeCommandListAppendLaunchKernel");
+        throw;
+    }
     if (returnEvent)
         *returnEvent = signal;
 }

@@ -66,6 +66,7 @@ KernelCache::Module &KernelCache::module(const std::string &key, const char *bui
 
     size_t spirvSize = key.size() - (std::strlen(buildOptions ? buildOptions : "") + 1);
     auto module = std::make_unique<Module>();
+    module->owner = this;
     std::string problem;
     auto kernels = reflectSpirv(key.data(), spirvSize, problem);
     if (!problem.empty())
@@ -99,7 +100,7 @@ KernelCache::Module &KernelCache::module(const std::string &key, const char *bui
     return result;
 }
 
-std::shared_ptr<KernelEntry> KernelCache::kernel(Module &module, const char *name) {
+const std::shared_ptr<KernelEntry> &KernelCache::kernel(Module &module, const char *name) {
     auto it = module.kernels.find(name);
     if (it != module.kernels.end())
         return it->second;
@@ -117,22 +118,34 @@ std::shared_ptr<KernelEntry> KernelCache::kernel(Module &module, const char *nam
     entry->args = signature->second;
     ze_kernel_desc_t desc = {ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, name};
     IMEX_L0_ZE(zeKernelCreate(module.handle, &desc, &entry->handle));
+    ze_kernel_handle_t created = entry->handle;
     try {
-        module.kernels.emplace(name, entry);
+        return module.kernels.emplace(name, std::move(entry)).first->second;
     } catch (...) {
-        zeKernelDestroy(entry->handle);
+        zeKernelDestroy(created);
         throw;
     }
-    return entry;
 }
 
-std::shared_ptr<KernelEntry> KernelCache::fromSpirv(const void *spirv, size_t size,
-                                                    const char *name, const char *buildOptions) {
+KernelCache::Module &KernelCache::loadModule(const void *spirv, size_t size,
+                                             const char *buildOptions) {
     std::string key(static_cast<const char *>(spirv), size);
     key += '\0';
     key += buildOptions ? buildOptions : "";
     std::lock_guard<std::mutex> lock(mutex_);
-    return kernel(module(key, buildOptions), name);
+    return module(key, buildOptions);
+}
+
+const std::shared_ptr<KernelEntry> &KernelCache::kernelOf(Module &module, const char *name) {
+    if (module.owner != this)
+        failInvalid("the module was loaded on another engine's stream");
+    std::lock_guard<std::mutex> lock(mutex_);
+    return kernel(module, name);
+}
+
+std::shared_ptr<KernelEntry> KernelCache::fromSpirv(const void *spirv, size_t size,
+                                                    const char *name, const char *buildOptions) {
+    return kernelOf(loadModule(spirv, size, buildOptions), name);
 }
 
 std::shared_ptr<KernelEntry> KernelCache::fromSource(const char *source, const char *name,

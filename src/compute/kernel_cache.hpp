@@ -4,11 +4,11 @@
 // engine.
 #pragma once
 
-#include "imex_l0_interop.h"
+#include "common/object.hpp"
+#include "compute/kernel_entry.hpp"
 
 #include <level_zero/ze_api.h>
 
-#include <array>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -20,30 +20,26 @@ namespace imex_l0 {
 
 class Engine;
 
-struct ArgInfo {
-    imex_l0_arg_kind_t kind = imex_l0_arg_kind_value;
-    size_t size = 0; // bytes the launch passes: 8 for pointers, 0 for local, the value's size
-};
-
-// One Level Zero kernel and what every launch needs, resolved once.
-struct KernelEntry {
-    std::string name;
-    ze_kernel_handle_t handle = nullptr;
-    std::vector<ArgInfo> args;
-    // Serialises argument setting + append: Level Zero kernel arguments are
-    // state on the kernel handle, shared by every thread launching it.
-    std::mutex launchMutex;
-    // Guarded by launchMutex: the group size last set on the handle, and the
-    // last suggestion, so steady-state launches make no extra driver calls.
-    std::array<uint32_t, 3> groupSize{0, 0, 0};
-    std::array<size_t, 3> suggestedFor{0, 0, 0};
-    std::array<uint32_t, 3> suggestion{0, 0, 0};
-};
-
 class KernelCache {
 public:
+    // A built module and the kernels created from it; handed to gpu* callers
+    // as an opaque pointer, hence the tag.
+    struct Module : Tagged<0x4d4f44554c45ull /* "MODULE" */> {
+        KernelCache *owner = nullptr;
+        ze_module_handle_t handle = nullptr;
+        std::unordered_map<std::string, std::vector<ArgInfo>> signatures;
+        // std::less<> finds by const char * without building a std::string.
+        std::map<std::string, std::shared_ptr<KernelEntry>, std::less<>> kernels;
+    };
+
     explicit KernelCache(Engine &engine) : engine_(engine) {}
     ~KernelCache();
+
+    // The module built from these SPIR-V bytes and options (built on first use).
+    Module &loadModule(const void *spirv, size_t size, const char *buildOptions);
+    // The cached kernel `name` of a module of this cache; the reference stays
+    // valid as long as the engine.
+    const std::shared_ptr<KernelEntry> &kernelOf(Module &module, const char *name);
 
     std::shared_ptr<KernelEntry> fromSpirv(const void *spirv, size_t size, const char *name,
                                            const char *buildOptions);
@@ -53,16 +49,11 @@ public:
                                             const imex_l0_define_t *defines, bool &cacheHit);
 
 private:
-    struct Module {
-        ze_module_handle_t handle = nullptr;
-        std::unordered_map<std::string, std::vector<ArgInfo>> signatures;
-        std::map<std::string, std::shared_ptr<KernelEntry>> kernels;
-    };
-    Module &module(const std::string &spirv, const char *buildOptions); // requires mutex_
-    std::shared_ptr<KernelEntry> kernel(Module &module, const char *name); // requires mutex_
+    Module &module(const std::string &key, const char *buildOptions);             // requires mutex_
+    const std::shared_ptr<KernelEntry> &kernel(Module &module, const char *name); // requires mutex_
 
     Engine &engine_;
-    std::mutex mutex_; // guards modules_ and sources_
+    std::mutex mutex_; // guards modules_, sources_ and every Module's kernels
     // Key: SPIR-V bytes + '\0' + build options. The full key (not only a hash)
     // is compared, so two modules can never be confused.
     std::unordered_map<std::string, std::unique_ptr<Module>> modules_;

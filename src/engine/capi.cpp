@@ -8,14 +8,12 @@ using namespace imex_l0;
 
 namespace {
 
-imex_l0_status_t createEngine(imex_l0_engine_t *engine, ze_driver_handle_t driver,
-                              ze_device_handle_t device, ze_context_handle_t context) {
-    Stopwatch watch;
-    auto e = std::make_unique<Engine>(driver, device, context);
-    e->init();
+// Logs the creation and hands the engine to the caller.
+imex_l0_status_t publish(imex_l0_engine_t *engine, std::unique_ptr<Engine> e,
+                         const Stopwatch &watch, bool ownsContext) {
     if (verboseAt(Verbosity::info))
         logLine(Verbosity::info, "engine_create," + e->deviceName() + ",context=" +
-                                     (context ? "user" : "owned") + ",time_us=" +
+                                     (ownsContext ? "owned" : "user") + ",time_us=" +
                                      std::to_string(watch.elapsedUs()));
     *engine = reinterpret_cast<imex_l0_engine_t>(e.release());
     return imex_l0_success;
@@ -30,28 +28,18 @@ imex_l0_status_t imex_l0_interop_engine_create(imex_l0_engine_t *engine, ze_driv
                                                ze_context_handle_t context) {
     return guard(__func__, [&] {
         requireOutput(engine, "engine");
-        return createEngine(engine, driver, device, context);
+        Stopwatch watch;
+        auto e = std::make_unique<Engine>(driver, device, context);
+        e->init();
+        return publish(engine, std::move(e), watch, context == nullptr);
     });
 }
 
 imex_l0_status_t imex_l0_engine_create(imex_l0_engine_t *engine, uint32_t device_index) {
     return guard(__func__, [&] {
         requireOutput(engine, "engine");
-        IMEX_L0_ZE(zeInit(0));
-        uint32_t count = 1;
-        ze_driver_handle_t driver = nullptr;
-        IMEX_L0_ZE(zeDriverGet(&count, &driver));
-        if (count == 0 || !driver)
-            fail(imex_l0_not_found, "no Level Zero driver is installed");
-        uint32_t ndevices = 0;
-        IMEX_L0_ZE(zeDeviceGet(driver, &ndevices, nullptr));
-        if (device_index >= ndevices)
-            fail(imex_l0_not_found, "device_index " + std::to_string(device_index) +
-                                        " does not exist: the first driver has " +
-                                        std::to_string(ndevices) + " device(s)");
-        std::vector<ze_device_handle_t> devices(ndevices);
-        IMEX_L0_ZE(zeDeviceGet(driver, &ndevices, devices.data()));
-        return createEngine(engine, driver, devices[device_index], nullptr);
+        Stopwatch watch;
+        return publish(engine, Engine::createDefault(device_index), watch, true);
     });
 }
 

@@ -19,6 +19,45 @@ Engine::~Engine() {
         zeContextDestroy(context_);
 }
 
+std::unique_ptr<Engine> Engine::createDefault(uint32_t deviceIndex) {
+    IMEX_L0_ZE(zeInit(0));
+    uint32_t count = 1;
+    ze_driver_handle_t driver = nullptr;
+    IMEX_L0_ZE(zeDriverGet(&count, &driver));
+    if (count == 0 || !driver)
+        fail(imex_l0_not_found, "no Level Zero driver is installed");
+    uint32_t ndevices = 0;
+    IMEX_L0_ZE(zeDeviceGet(driver, &ndevices, nullptr));
+    if (deviceIndex >= ndevices)
+        fail(imex_l0_not_found, "device " + std::to_string(deviceIndex) +
+                                    " does not exist: the first driver has " +
+                                    std::to_string(ndevices) + " device(s)");
+    std::vector<ze_device_handle_t> devices(ndevices);
+    IMEX_L0_ZE(zeDeviceGet(driver, &ndevices, devices.data()));
+    auto engine = std::make_unique<Engine>(driver, devices[deviceIndex], nullptr);
+    engine->init();
+    return engine;
+}
+
+ze_driver_handle_t Engine::driverOf(ze_device_handle_t device) {
+    if (!device)
+        failInvalid("device is NULL");
+    uint32_t ndrivers = 0;
+    IMEX_L0_ZE(zeDriverGet(&ndrivers, nullptr));
+    std::vector<ze_driver_handle_t> drivers(ndrivers);
+    IMEX_L0_ZE(zeDriverGet(&ndrivers, drivers.data()));
+    for (auto driver : drivers) {
+        uint32_t ndevices = 0;
+        IMEX_L0_ZE(zeDeviceGet(driver, &ndevices, nullptr));
+        std::vector<ze_device_handle_t> devices(ndevices);
+        IMEX_L0_ZE(zeDeviceGet(driver, &ndevices, devices.data()));
+        for (auto d : devices)
+            if (d == device)
+                return driver;
+    }
+    fail(imex_l0_not_found, "device is not a device of any Level Zero driver");
+}
+
 void Engine::init() {
     if (!driver_)
         failInvalid("driver is NULL");

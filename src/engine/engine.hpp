@@ -26,6 +26,12 @@ public:
     // device properties. Throws on failure (the constructor cannot fail).
     void init();
 
+    // zeInit, the first driver, its device number deviceIndex, a context the
+    // engine owns.
+    static std::unique_ptr<Engine> createDefault(uint32_t deviceIndex);
+    // The driver a device belongs to (not_found if none does).
+    static ze_driver_handle_t driverOf(ze_device_handle_t device);
+
     ze_driver_handle_t driver() const { return driver_; }
     ze_device_handle_t device() const { return device_; }
     ze_context_handle_t context() const { return context_; }

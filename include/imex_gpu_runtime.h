@@ -1,0 +1,99 @@
+/*
+ * The gpu* runtime wrappers that code lowered by the IMEX/MLIR GPU pipeline
+ * calls: the same symbol names, argument lists and ParamDesc/EventDesc layouts
+ * as IMEX's Level Zero runtime wrappers, implemented on the interop layer.
+ * The symbols are exported by libimex_l0_interop.so: lowered code links it.
+ *
+ * Errors: lowered code cannot check results, so every failure is reported to
+ * the handler set with gpuSetErrorHandler, with a message naming the function
+ * and the cause. The default handler prints the message and aborts. With a
+ * handler that returns, the failing wrapper returns NULL (or does nothing).
+ *
+ * Ownership: gpuStreamDestroy destroys only what the library created. Device,
+ * context and command lists passed in are never destroyed. Modules and
+ * kernels belong to the stream's engine; events returned by gpuLaunchKernel
+ * belong to the stream and stay valid until the next gpuWait on it (which
+ * recycles them) or its destruction.
+ *
+ * Threads: a stream is used by one thread at a time; different streams may be
+ * used from different threads.
+ */
+#ifndef IMEX_GPU_RUNTIME_H
+#define IMEX_GPU_RUNTIME_H
+
+#include "imex_l0_interop.h"
+
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One kernel parameter; an array of them ends with {NULL, 0}. */
+typedef struct {
+    void *data;
+    size_t size;
+} ParamDesc;
+
+/** One dependency; an array of them ends with {NULL}. */
+typedef struct {
+    void *event;
+} EventDesc;
+
+/** device == NULL && context == NULL: a temporary stream on the first device
+ *  with a context and an immediate list the library creates. Otherwise device
+ *  is a ze_device_handle_t and context a ze_context_handle_t of the caller,
+ *  never destroyed by the library. */
+IMEX_L0_API void *gpuCreateStream(void *device, void *context);
+IMEX_L0_API void gpuStreamDestroy(void *stream);
+/** The same as gpuStreamDestroy. */
+IMEX_L0_API void gpuDestroyStream(void *stream);
+
+/** Shared (isShared) or device USM; alignment 0 means the driver's default. */
+IMEX_L0_API void *gpuMemAlloc(void *stream, size_t size, size_t alignment, bool isShared);
+/** ptr must be USM of the stream's context; anything else is reported. */
+IMEX_L0_API void gpuMemFree(void *stream, void *ptr);
+/** Asynchronous on the stream, after everything submitted before. */
+IMEX_L0_API void gpuMemCopy(void *stream, void *dst, void *src, size_t size);
+
+/** Builds SPIR-V, cached by content: the same bytes at two addresses are one
+ *  module; other bytes at a reused address are another module. */
+IMEX_L0_API void *gpuModuleLoad(void *stream, const void *spirv, size_t size);
+/** Cached per (module, name). */
+IMEX_L0_API void *gpuKernelGet(void *stream, void *module, const char *name);
+/** Asynchronous launch of gridX*gridY*gridZ groups of blockX*blockY*blockZ
+ *  work-items after the events of depEvents (an EventDesc array, or NULL).
+ *  params is a ParamDesc array; when sharedMemBytes is not 0 its last entry
+ *  stands for a local-memory argument of sharedMemBytes bytes. Only the low 32
+ *  bits of sharedMemBytes are read, because IMEX's lowering passes it as a
+ *  32-bit integer (whose stack slot's upper half is undefined); no device has
+ *  4 GiB of local memory. Returns the launch's completion event. */
+IMEX_L0_API ze_event_handle_t gpuLaunchKernel(void *stream, void *kernel, size_t gridX,
+                                              size_t gridY, size_t gridZ, size_t blockX,
+                                              size_t blockY, size_t blockZ,
+                                              size_t sharedMemBytes, void *params,
+                                              void *depEvents);
+/** Returns when everything submitted on the stream has completed. */
+IMEX_L0_API void gpuWait(void *stream);
+
+/** A user-owned stream (the GPUX dialect's StreamType). */
+typedef struct {
+    ze_command_list_handle_t list; /**< an immediate command list */
+    ze_device_handle_t device;
+    ze_context_handle_t context;
+} imex_gpu_l0_stream_t;
+
+/** Wraps the user's immediate list; never destroys the user's objects. */
+IMEX_L0_API void *gpuCreateStreamFromUser(const imex_gpu_l0_stream_t *user);
+/** Wraps an interop stream, which must outlive the gpu stream. */
+IMEX_L0_API void *gpuCreateStreamFromInterop(imex_l0_stream_t stream);
+
+typedef void (*imex_gpu_error_handler_t)(const char *message, void *user_data);
+/** handler NULL restores the default (print to stderr and abort). */
+IMEX_L0_API void gpuSetErrorHandler(imex_gpu_error_handler_t handler, void *user_data);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IMEX_GPU_RUNTIME_H */

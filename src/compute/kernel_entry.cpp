@@ -1,0 +1,39 @@
+#include "compute/kernel_entry.hpp"
+
+#include "common/status.hpp"
+
+namespace imex_l0 {
+
+void KernelEntry::append(ze_command_list_handle_t list, const ArgValue *values, size_t nvalues,
+                         const uint32_t groupSize[3], const ze_group_count_t &count,
+                         ze_event_handle_t signal, uint32_t ndeps, ze_event_handle_t *deps) {
+    std::lock_guard<std::mutex> lock(launchMutex_);
+    for (size_t i = 0; i < nvalues; ++i) {
+        ze_result_t r =
+            zeKernelSetArgumentValue(handle, uint32_t(i), values[i].size, values[i].ptr);
+        if (r != ZE_RESULT_SUCCESS)
+            failInvalid("argument " + std::to_string(i) + " of kernel '" + name +
+                        "': zeKernelSetArgumentValue failed: " + zeResultName(r));
+    }
+    if (groupSize_[0] != groupSize[0] || groupSize_[1] != groupSize[1] ||
+        groupSize_[2] != groupSize[2]) {
+        IMEX_L0_ZE(zeKernelSetGroupSize(handle, groupSize[0], groupSize[1], groupSize[2]));
+        groupSize_ = {groupSize[0], groupSize[1], groupSize[2]};
+    }
+    IMEX_L0_ZE(zeCommandListAppendLaunchKernel(list, handle, &count, signal, ndeps, deps));
+}
+
+std::array<uint32_t, 3> KernelEntry::suggestGroupSize(const uint32_t global[3]) {
+    std::lock_guard<std::mutex> lock(launchMutex_);
+    if (suggestedFor_[0] != global[0] || suggestedFor_[1] != global[1] ||
+        suggestedFor_[2] != global[2]) {
+        uint32_t s[3];
+        IMEX_L0_ZE(zeKernelSuggestGroupSize(handle, global[0], global[1], global[2], &s[0], &s[1],
+                                            &s[2]));
+        suggestion_ = {s[0], s[1], s[2]};
+        suggestedFor_ = {global[0], global[1], global[2]};
+    }
+    return suggestion_;
+}
+
+} // namespace imex_l0

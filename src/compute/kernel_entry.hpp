@@ -1,0 +1,54 @@
+// One Level Zero kernel and what every launch of it needs, resolved once at
+// creation: argument metadata, the group size last set on the handle, the
+// last group-size suggestion. Shared by every user of the kernel (interop
+// kernels and gpu* callers), so launching serialises on its mutex.
+#pragma once
+
+#include "common/object.hpp"
+#include "imex_l0_interop.h"
+
+#include <level_zero/ze_api.h>
+
+#include <array>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace imex_l0 {
+
+struct ArgInfo {
+    imex_l0_arg_kind_t kind = imex_l0_arg_kind_value;
+    size_t size = 0; // bytes the launch passes: 8 for pointers, 0 for local, the value's size
+};
+
+// What zeKernelSetArgumentValue takes for one argument (ptr NULL: local memory).
+struct ArgValue {
+    size_t size;
+    const void *ptr;
+};
+
+struct KernelEntry : Tagged<0x4b454e545259ull /* "KENTRY" */> {
+    std::string name;
+    ze_kernel_handle_t handle = nullptr;
+    std::vector<ArgInfo> args;
+
+    // Sets the arguments and group size and appends the launch, all under
+    // launchMutex: Level Zero kernel arguments are state on the handle, and
+    // the spec captures them at append time, so holding the lock across
+    // set + append makes concurrent launches from several threads safe.
+    void append(ze_command_list_handle_t list, const ArgValue *values, size_t nvalues,
+                const uint32_t groupSize[3], const ze_group_count_t &count,
+                ze_event_handle_t signal, uint32_t ndeps, ze_event_handle_t *deps);
+
+    // zeKernelSuggestGroupSize for a global size, remembered for the next
+    // launch of the same size.
+    std::array<uint32_t, 3> suggestGroupSize(const uint32_t global[3]);
+
+private:
+    std::mutex launchMutex_; // guards the handle's argument state and the members below
+    std::array<uint32_t, 3> groupSize_{0, 0, 0};
+    std::array<uint32_t, 3> suggestedFor_{0, 0, 0};
+    std::array<uint32_t, 3> suggestion_{0, 0, 0};
+};
+
+} // namespace imex_l0

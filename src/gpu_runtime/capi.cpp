@@ -1,0 +1,105 @@
+// The gpu* entry points: validate the stream, call one GpuStream method,
+// report failures to the error handler.
+#include "gpu_runtime/error_handler.hpp"
+#include "gpu_runtime/gpu_stream.hpp"
+
+using namespace imex_l0;
+
+namespace {
+
+GpuStream *gpuStream(void *stream) { return validate<GpuStream>(stream, "stream"); }
+
+void *publish(std::unique_ptr<GpuStream> stream) { return stream.release(); }
+
+} // namespace
+
+extern "C" {
+
+void *gpuCreateStream(void *device, void *context) {
+    return gpuGuard(__func__, static_cast<void *>(nullptr), [&] {
+        if (!device && !context)
+            return publish(GpuStream::temporary());
+        return publish(GpuStream::onContext(static_cast<ze_device_handle_t>(device),
+                                            static_cast<ze_context_handle_t>(context)));
+    });
+}
+
+void *gpuCreateStreamFromUser(const imex_gpu_l0_stream_t *user) {
+    return gpuGuard(__func__, static_cast<void *>(nullptr), [&] {
+        if (!user)
+            failInvalid("user is NULL");
+        return publish(GpuStream::fromUser(*user));
+    });
+}
+
+void *gpuCreateStreamFromInterop(imex_l0_stream_t stream) {
+    return gpuGuard(__func__, static_cast<void *>(nullptr), [&] {
+        return publish(GpuStream::fromInterop(validate<Stream>(stream, "stream")));
+    });
+}
+
+void gpuStreamDestroy(void *stream) {
+    gpuGuard(__func__, 0, [&] {
+        delete gpuStream(stream);
+        return 0;
+    });
+}
+
+void gpuDestroyStream(void *stream) { gpuStreamDestroy(stream); }
+
+void *gpuMemAlloc(void *stream, size_t size, size_t alignment, bool isShared) {
+    return gpuGuard(__func__, static_cast<void *>(nullptr),
+                    [&] { return gpuStream(stream)->alloc(size, alignment, isShared); });
+}
+
+void gpuMemFree(void *stream, void *ptr) {
+    gpuGuard(__func__, 0, [&] {
+        gpuStream(stream)->free(ptr);
+        return 0;
+    });
+}
+
+void gpuMemCopy(void *stream, void *dst, void *src, size_t size) {
+    gpuGuard(__func__, 0, [&] {
+        gpuStream(stream)->copy(dst, src, size);
+        return 0;
+    });
+}
+
+void *gpuModuleLoad(void *stream, const void *spirv, size_t size) {
+    return gpuGuard(__func__, static_cast<void *>(nullptr), [&] {
+        return static_cast<void *>(&gpuStream(stream)->load(spirv, size));
+    });
+}
+
+void *gpuKernelGet(void *stream, void *module, const char *name) {
+    return gpuGuard(__func__, static_cast<void *>(nullptr), [&] {
+        return static_cast<void *>(&gpuStream(stream)->kernel(module, name));
+    });
+}
+
+ze_event_handle_t gpuLaunchKernel(void *stream, void *kernel, size_t gridX, size_t gridY,
+                                  size_t gridZ, size_t blockX, size_t blockY, size_t blockZ,
+                                  size_t sharedMemBytes, void *params, void *depEvents) {
+    return gpuGuard(__func__, static_cast<ze_event_handle_t>(nullptr), [&] {
+        const size_t grid[3] = {gridX, gridY, gridZ};
+        const size_t block[3] = {blockX, blockY, blockZ};
+        // The low 32 bits only: see the header on sharedMemBytes.
+        return gpuStream(stream)->launch(kernel, grid, block, uint32_t(sharedMemBytes),
+                                         static_cast<const ParamDesc *>(params),
+                                         static_cast<const EventDesc *>(depEvents));
+    });
+}
+
+void gpuWait(void *stream) {
+    gpuGuard(__func__, 0, [&] {
+        gpuStream(stream)->wait();
+        return 0;
+    });
+}
+
+void gpuSetErrorHandler(imex_gpu_error_handler_t handler, void *user_data) {
+    setGpuErrorHandler(handler, user_data);
+}
+
+} // extern "C"

@@ -1,0 +1,197 @@
+#include "gpu_runtime/gpu_stream.hpp"
+
+#include "gpu_runtime/engine_registry.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace imex_l0 {
+
+namespace {
+
+// Engines from the registry come back to it however construction ends.
+struct EngineLease {
+    Engine *engine;
+    ~EngineLease() {
+        if (engine)
+            releaseEngine(engine);
+    }
+    Engine *take() { return std::exchange(engine, nullptr); }
+};
+
+} // namespace
+
+std::unique_ptr<GpuStream> GpuStream::over(Engine *leased, Stream::Kind kind,
+                                           ze_command_list_handle_t list) {
+    EngineLease lease{leased};
+    std::unique_ptr<GpuStream> gpu(new GpuStream);
+    gpu->ownedStream_ = std::make_unique<Stream>(leased, kind, list, nullptr);
+    gpu->ownedStream_->init();
+    gpu->stream_ = gpu->ownedStream_.get();
+    gpu->sharedEngine_ = lease.take();
+    return gpu;
+}
+
+std::unique_ptr<GpuStream> GpuStream::temporary() {
+    return over(acquireDefaultEngine(), Stream::Kind::ownedImmediate, nullptr);
+}
+
+std::unique_ptr<GpuStream> GpuStream::onContext(ze_device_handle_t device,
+                                                ze_context_handle_t context) {
+    return over(acquireEngine(device, context), Stream::Kind::ownedImmediate, nullptr);
+}
+
+std::unique_ptr<GpuStream> GpuStream::fromUser(const imex_gpu_l0_stream_t &user) {
+    if (!user.list)
+        failInvalid("user->list is NULL: pass the immediate command list to run on");
+    return over(acquireEngine(user.device, user.context), Stream::Kind::userImmediate, user.list);
+}
+
+std::unique_ptr<GpuStream> GpuStream::fromInterop(Stream *stream) {
+    std::unique_ptr<GpuStream> gpu(new GpuStream);
+    gpu->stream_ = stream;
+    return gpu;
+}
+
+GpuStream::~GpuStream() {
+    // Events may only go back to the pool once the work signalling them is
+    // done; a failed wait leaves them to the engine's destruction.
+    try {
+        if (!events_.empty()) {
+            stream_->wait();
+            recycleEvents();
+        }
+    } catch (...) {
+    }
+    ownedStream_.reset();
+    if (sharedEngine_)
+        releaseEngine(sharedEngine_);
+}
+
+void GpuStream::recycleEvents() noexcept {
+    for (ze_event_handle_t e : events_)
+        stream_->dropEvent(e);
+    events_.clear(); // keeps the capacity: steady-state launches allocate nothing
+}
+
+void *GpuStream::alloc(size_t size, size_t alignment, bool shared) {
+    if (size == 0)
+        failInvalid("size is 0");
+    if (alignment & (alignment - 1))
+        failInvalid("alignment " + std::to_string(alignment) + " is not a power of two");
+    Engine *e = engine();
+    void *ptr = nullptr;
+    ze_device_mem_alloc_desc_t device = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
+    if (shared) {
+        ze_host_mem_alloc_desc_t host = {ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
+        IMEX_L0_ZE(zeMemAllocShared(e->context(), &device, &host, size, alignment, e->device(), &ptr));
+    } else {
+        IMEX_L0_ZE(zeMemAllocDevice(e->context(), &device, size, alignment, e->device(), &ptr));
+    }
+    return ptr;
+}
+
+void GpuStream::free(void *ptr) {
+    if (!ptr)
+        return;
+    Engine *e = engine();
+    ze_memory_allocation_properties_t props = {ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+    ze_device_handle_t device = nullptr;
+    IMEX_L0_ZE(zeMemGetAllocProperties(e->context(), ptr, &props, &device));
+    if (props.type == ZE_MEMORY_TYPE_UNKNOWN)
+        failInvalid("pointer is not USM of this stream's context (freed already, a host pointer, "
+                    "or memory of another context)");
+    void *base = nullptr;
+    IMEX_L0_ZE(zeMemGetAddressRange(e->context(), ptr, &base, nullptr));
+    if (base != ptr)
+        failInvalid("pointer points inside a USM allocation, not at its start");
+    IMEX_L0_ZE(zeMemFree(e->context(), ptr));
+}
+
+void GpuStream::copy(void *dst, const void *src, size_t size) {
+    stream_->memcpy(dst, src, size, 0, nullptr, nullptr);
+}
+
+KernelCache::Module &GpuStream::load(const void *spirv, size_t size) {
+    if (!spirv || size == 0)
+        failInvalid("spirv is NULL or size is 0");
+    return engine()->kernels().loadModule(spirv, size, nullptr);
+}
+
+KernelEntry &GpuStream::kernel(void *module, const char *name) {
+    if (!name)
+        failInvalid("name is NULL");
+    auto *m = validate<KernelCache::Module>(module, "module");
+    return *engine()->kernels().kernelOf(*m, name);
+}
+
+ze_event_handle_t GpuStream::launch(void *kernel, const size_t grid[3], const size_t block[3],
+                                    uint32_t sharedMemBytes, const ParamDesc *params,
+                                    const EventDesc *deps) {
+    auto &k = *validate<KernelEntry>(kernel, "kernel");
+    uint32_t groupSize[3];
+    ze_group_count_t count;
+    for (int d = 0; d < 3; ++d) {
+        if (grid[d] == 0 || grid[d] > UINT32_MAX || block[d] == 0 || block[d] > UINT32_MAX)
+            failInvalid("grid and block sizes must be in 1..2^32-1 (dimension " +
+                        std::to_string(d) + ": grid " + std::to_string(grid[d]) + ", block " +
+                        std::to_string(block[d]) + ")");
+        groupSize[d] = uint32_t(block[d]);
+    }
+    count = {uint32_t(grid[0]), uint32_t(grid[1]), uint32_t(grid[2])};
+
+    size_t nparams = 0;
+    if (params)
+        while (params[nparams].data || params[nparams].size)
+            ++nparams;
+    if (nparams != k.args.size())
+        failInvalid("kernel '" + k.name + "' takes " + std::to_string(k.args.size()) +
+                    " argument(s) but params holds " + std::to_string(nparams) +
+                    (sharedMemBytes ? " (including the shared-memory slot)" : ""));
+    // ParamDesc is {data, size}: what zeKernelSetArgumentValue takes, except
+    // for the shared-memory slot, which becomes a local-memory argument.
+    constexpr size_t kInline = 32;
+    ArgValue inlineValues[kInline];
+    std::vector<ArgValue> heapValues;
+    ArgValue *values = inlineValues;
+    if (nparams > kInline) {
+        heapValues.resize(nparams);
+        values = heapValues.data();
+    }
+    for (size_t i = 0; i < nparams; ++i) {
+        bool sharedSlot = sharedMemBytes != 0 && i + 1 == nparams;
+        values[i] = sharedSlot ? ArgValue{sharedMemBytes, nullptr}
+                               : ArgValue{params[i].size, params[i].data};
+        if (!sharedSlot && k.args[i].kind != imex_l0_arg_kind_local &&
+            params[i].size != k.args[i].size)
+            failInvalid("param " + std::to_string(i) + " of kernel '" + k.name + "' has size " +
+                        std::to_string(params[i].size) + " but the kernel expects " +
+                        std::to_string(k.args[i].size));
+    }
+
+    // EventDesc is {void *event}: the array is already a ze_event_handle_t list.
+    uint32_t ndeps = 0;
+    if (deps)
+        while (deps[ndeps].event)
+            ++ndeps;
+    auto *waitList = reinterpret_cast<ze_event_handle_t *>(const_cast<EventDesc *>(deps));
+
+    events_.reserve(events_.size() + 1); // so recording the event below cannot throw
+    ze_event_handle_t signal = engine()->events().acquire();
+    try {
+        k.append(stream_->list(), values, nparams, groupSize, count, signal, ndeps,
+                 ndeps ? waitList : nullptr);
+    } catch (...) {
+        stream_->dropEvent(signal);
+        throw;
+    }
+    events_.push_back(signal);
+    return signal;
+}
+
+void GpuStream::wait() {
+    stream_->wait();
+    recycleEvents();
+}
+
+} // namespace imex_l0

@@ -1,0 +1,50 @@
+// What a gpu* stream pointer points at: an interop stream (owned, or the
+// user's interop stream) on an engine, plus the events gpuLaunchKernel handed
+// out since the last gpuWait, which that wait recycles.
+#pragma once
+
+#include "compute/kernel_cache.hpp"
+#include "imex_gpu_runtime.h"
+#include "stream/stream.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace imex_l0 {
+
+class GpuStream : public Tagged<0x475055535452ull /* "GPUSTR" */> {
+public:
+    // Throw on failure; the result is fully built.
+    static std::unique_ptr<GpuStream> temporary();
+    static std::unique_ptr<GpuStream> onContext(ze_device_handle_t device,
+                                                ze_context_handle_t context);
+    static std::unique_ptr<GpuStream> fromUser(const imex_gpu_l0_stream_t &user);
+    static std::unique_ptr<GpuStream> fromInterop(Stream *stream);
+    ~GpuStream();
+
+    void *alloc(size_t size, size_t alignment, bool shared);
+    void free(void *ptr);
+    void copy(void *dst, const void *src, size_t size);
+    KernelCache::Module &load(const void *spirv, size_t size);
+    KernelEntry &kernel(void *module, const char *name);
+    ze_event_handle_t launch(void *kernel, const size_t grid[3], const size_t block[3],
+                             uint32_t sharedMemBytes, const ParamDesc *params,
+                             const EventDesc *deps);
+    void wait();
+
+private:
+    GpuStream() = default;
+    // A stream of `kind` over `list` on an engine leased from the registry;
+    // the lease is returned whether or not this succeeds.
+    static std::unique_ptr<GpuStream> over(Engine *leased, Stream::Kind kind,
+                                           ze_command_list_handle_t list);
+    Engine *engine() const { return stream_->engine(); }
+    void recycleEvents() noexcept;
+
+    Engine *sharedEngine_ = nullptr; // from the registry; released on destroy
+    std::unique_ptr<Stream> ownedStream_;
+    Stream *stream_ = nullptr;
+    std::vector<ze_event_handle_t> events_; // handed out since the last wait
+};
+
+} // namespace imex_l0
