@@ -156,9 +156,25 @@ private:
 
     // C layout of a type as OpenCL lays out kernel arguments (natural
     // alignment; 3-component vectors take the room of 4; packed structs).
+    // Memoized, and a type that contains itself (only in a malformed
+    // module) lays out as empty: without both, a hostile module of nested
+    // self-referencing structs would take exponential time.
     Layout layout(uint32_t id, int depth) {
+        auto known = layouts_.find(id);
+        if (known != layouts_.end())
+            return known->second;
+        if (depth > 64 || !visiting_.insert(id).second)
+            return {};
+        Layout l = computeLayout(id, depth);
+        l.align = std::max<size_t>(l.align, 1); // a divisor below
+        visiting_.erase(id);
+        layouts_[id] = l;
+        return l;
+    }
+
+    Layout computeLayout(uint32_t id, int depth) {
         auto t = types_.find(id);
-        if (t == types_.end() || depth > 64)
+        if (t == types_.end())
             return {};
         const Type &type = t->second;
         const auto &o = type.operands;
@@ -209,6 +225,8 @@ private:
     std::unordered_map<uint32_t, uint32_t> constants_;
     std::unordered_set<uint32_t> packed_;
     std::unordered_set<uint32_t> byVal_;
+    std::unordered_map<uint32_t, Layout> layouts_;
+    std::unordered_set<uint32_t> visiting_;
     std::unordered_map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> params_; // fn -> (type, id)
 };
 

@@ -85,7 +85,11 @@ void Engine::init() {
 
     ze_device_module_properties_t module = {ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES};
     IMEX_L0_ZE(zeDeviceGetModuleProperties(device_, &module));
-    spirvVersion_ = module.spirvVersionSupported;
+    // Level Zero reports ZE_MAKE_VERSION(major, minor) (1.2 = 0x00010002);
+    // the compiler takes the SPIR-V header's word (1.2 = 0x00010200).
+    uint32_t v = module.spirvVersionSupported;
+    if (v != 0)
+        spirvVersion_ = (ZE_MAJOR_VERSION(v) << 16) | (ZE_MINOR_VERSION(v) << 8);
 
     uint32_t groups = 0;
     IMEX_L0_ZE(zeDeviceGetCommandQueueGroupProperties(device_, &groups, nullptr));

@@ -1,0 +1,96 @@
+#include "kernel_metadata.hpp"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DataLayout.h>
+#include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/IR/Module.h>
+
+namespace ze_opencl {
+namespace detail {
+
+namespace {
+
+// SPIR address spaces (SPIR 1.2 specification, section 2.2).
+constexpr unsigned kGlobalAddressSpace = 1;
+constexpr unsigned kConstantAddressSpace = 2;
+constexpr unsigned kLocalAddressSpace = 3;
+
+KernelArgInfo argInfo(const llvm::Argument &arg, const llvm::DataLayout &layout) {
+    KernelArgInfo info;
+    llvm::Type *type = arg.getType();
+    // A struct passed by value reaches the kernel as a byval pointer to a
+    // private copy; the caller hands over the struct's bytes.
+    if (arg.hasByValAttr()) {
+        info.kind = ArgKind::Value;
+        info.size = layout.getTypeAllocSize(arg.getParamByValType()).getFixedSize();
+        return info;
+    }
+    if (auto *pointer = llvm::dyn_cast<llvm::PointerType>(type)) {
+        switch (pointer->getAddressSpace()) {
+        case kGlobalAddressSpace:
+            info.kind = ArgKind::GlobalPointer;
+            info.size = sizeof(void *);
+            return info;
+        case kConstantAddressSpace:
+            info.kind = ArgKind::ConstantPointer;
+            info.size = sizeof(void *);
+            return info;
+        case kLocalAddressSpace:
+            info.kind = ArgKind::LocalPointer;
+            info.size = 0;
+            return info;
+        default:
+            break; // not a valid kernel argument in OpenCL C; treated as a value
+        }
+    }
+    info.kind = ArgKind::Value;
+    info.size = layout.getTypeAllocSize(type).getFixedSize();
+    return info;
+}
+
+std::string mdString(const llvm::MDNode *node, unsigned index) {
+    if (!node || index >= node->getNumOperands())
+        return {};
+    if (auto *str = llvm::dyn_cast_or_null<llvm::MDString>(node->getOperand(index).get()))
+        return str->getString().str();
+    return {};
+}
+
+void readRequiredGroupSize(const llvm::Function &function, uint32_t (&size)[3]) {
+    const llvm::MDNode *node = function.getMetadata("reqd_work_group_size");
+    if (!node || node->getNumOperands() != 3)
+        return;
+    for (unsigned i = 0; i < 3; ++i) {
+        auto *value = llvm::mdconst::dyn_extract_or_null<llvm::ConstantInt>(node->getOperand(i));
+        if (!value)
+            return;
+        size[i] = static_cast<uint32_t>(value->getZExtValue());
+    }
+}
+
+} // namespace
+
+std::vector<KernelInfo> kernelInfoFromModule(const llvm::Module &module) {
+    const llvm::DataLayout &layout = module.getDataLayout();
+    std::vector<KernelInfo> kernels;
+    for (const llvm::Function &function : module) {
+        if (function.isDeclaration() || function.getCallingConv() != llvm::CallingConv::SPIR_KERNEL)
+            continue;
+        KernelInfo kernel;
+        kernel.name = function.getName().str();
+        const llvm::MDNode *typeNames = function.getMetadata("kernel_arg_type");
+        for (const llvm::Argument &arg : function.args()) {
+            KernelArgInfo info = argInfo(arg, layout);
+            info.typeName = mdString(typeNames, arg.getArgNo());
+            kernel.args.push_back(std::move(info));
+        }
+        readRequiredGroupSize(function, kernel.requiredGroupSize);
+        kernels.push_back(std::move(kernel));
+    }
+    return kernels;
+}
+
+} // namespace detail
+} // namespace ze_opencl

@@ -1,0 +1,175 @@
+#include "spirv_translator.hpp"
+
+#include "kernel_metadata.hpp"
+#include "translator_limits.hpp"
+
+#include <LLVMSPIRVLib/LLVMSPIRVLib.h>
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+#include <spirv-tools/libspirv.h>
+
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <sstream>
+
+namespace ze_opencl {
+namespace detail {
+
+namespace {
+
+constexpr uint32_t kSpirvMagic = 0x07230203;
+constexpr size_t kSpirvHeaderBytes = 5 * sizeof(uint32_t);
+
+// The translator keeps process-wide state — command-line option globals it
+// reads during translation and lazily built name tables — and its own header
+// calls parts of it not thread-safe. Translations are rare and short next to
+// the PoCL build that follows, so one lock around every call into the
+// translator costs little. Guards: every call into LLVMSPIRVLib.
+std::mutex translatorMutex;
+
+std::string hex32(uint32_t value) {
+    char text[16];
+    std::snprintf(text, sizeof(text), "0x%08x", value);
+    return text;
+}
+
+// The translator is not hardened against malformed input: on broken SPIR-V
+// it can read out of bounds or abort the process. SPIRV-Tools' validator is,
+// so nothing reaches the translator that the validator rejects.
+// SPIR-V 1.4 is the newest version translator 15 reads.
+ze_result_t validateSpirv(const std::vector<uint32_t> &words, std::string *log) {
+    spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_4);
+    if (!context) {
+        *log += "SPIR-V validation: cannot create a SPIRV-Tools context\n";
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    spv_diagnostic diagnostic = nullptr;
+    spv_const_binary_t binary = {words.data(), words.size()};
+    spv_result_t status = spvValidate(context, &binary, &diagnostic);
+    ze_result_t result = ZE_RESULT_SUCCESS;
+    if (status != SPV_SUCCESS) {
+        *log += "SPIR-V validation failed";
+        if (diagnostic && diagnostic->error) {
+            *log += " at word " + std::to_string(diagnostic->position.index) + ": ";
+            *log += diagnostic->error;
+        }
+        *log += "\n";
+        result = ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+    }
+    spvDiagnosticDestroy(diagnostic);
+    spvContextDestroy(context);
+    return result;
+}
+
+} // namespace
+
+ze_result_t checkSpirvHeader(const uint8_t *spirv, size_t size, std::string *log) {
+    if (!spirv) {
+        *log += "SPIR-V input is null\n";
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    if (size < kSpirvHeaderBytes) {
+        *log += "SPIR-V input of " + std::to_string(size) +
+                " bytes is shorter than the 20-byte SPIR-V header\n";
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    if (size % sizeof(uint32_t) != 0) {
+        *log += "SPIR-V input of " + std::to_string(size) +
+                " bytes is not a whole number of 32-bit words\n";
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    uint32_t magic;
+    std::memcpy(&magic, spirv, sizeof(magic));
+    if (magic == __builtin_bswap32(kSpirvMagic)) {
+        *log += "SPIR-V input is big-endian, which is not supported\n";
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    if (magic != kSpirvMagic) {
+        *log += "input is not SPIR-V: magic number " + hex32(magic) + ", expected " +
+                hex32(kSpirvMagic) + "\n";
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t translateSpirv(const uint8_t *spirv, size_t size,
+                           const std::vector<SpecConstant> &specConstants, TranslatedModule *out,
+                           std::string *log) {
+    ze_result_t result = checkSpirvHeader(spirv, size, log);
+    if (result != ZE_RESULT_SUCCESS)
+        return result;
+
+    // A copy: the caller's bytes need not be 4-byte aligned.
+    std::vector<uint32_t> words(size / sizeof(uint32_t));
+    std::memcpy(words.data(), spirv, size);
+    result = validateSpirv(words, log);
+    if (result != ZE_RESULT_SUCCESS)
+        return result;
+    result = checkTranslatorLimits(words, log);
+    if (result != ZE_RESULT_SUCCESS)
+        return result;
+
+    SPIRV::TranslatorOpts options;
+    // Whatever extension the producer used is accepted on input; if PoCL
+    // cannot handle the result, its build log says so.
+    options.enableAllExtensions();
+    // SPIR 1.2 consumers understand the OpenCL 1.2 mangled builtins.
+    options.setDesiredBIsRepresentation(SPIRV::BIsRepresentation::OpenCL12);
+    // SPIR-V integers have no signedness, so kernel_arg_type rebuilt from the
+    // types says "int" for a uint argument. A producer that kept the OpenCL
+    // type names as OpStrings gets them back exactly; without them the
+    // translator falls back to the names it derives from the types.
+    options.setPreserveOCLKernelArgTypeMetadataThroughString(true);
+    for (const SpecConstant &constant : specConstants)
+        options.setSpecConst(constant.id, constant.value);
+
+    // One context per translation: LLVMContexts are independent, so only the
+    // translator call itself needs the lock.
+    llvm::LLVMContext context;
+    // SPIR 1.2 is defined on typed pointers, so that is what the bitcode
+    // handed over as SPIR carries. (PoCL 3.1 on LLVM 15 was measured to build
+    // and run these kernels from opaque-pointer bitcode too, but other SPIR
+    // consumers need not.) LLVM 15 defaults to opaque pointers unless told
+    // otherwise before the first pointer type is created.
+    context.setOpaquePointers(false);
+
+    std::string input(reinterpret_cast<const char *>(spirv), size);
+    std::istringstream stream(input);
+    llvm::Module *rawModule = nullptr;
+    std::string error;
+    bool translated;
+    {
+        std::lock_guard<std::mutex> lock(translatorMutex);
+        translated = llvm::readSpirv(context, options, stream, rawModule, error);
+    }
+    std::unique_ptr<llvm::Module> module(rawModule);
+    if (!translated || !module) {
+        *log += "SPIR-V translation failed: " + (error.empty() ? "unknown error" : error) + "\n";
+        return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+    }
+
+    // PoCL is built with assertions too; IR the verifier rejects must not
+    // reach it.
+    std::string verifierMessage;
+    llvm::raw_string_ostream verifierStream(verifierMessage);
+    if (llvm::verifyModule(*module, &verifierStream)) {
+        *log += "SPIR-V translation produced invalid LLVM IR: " + verifierStream.str() + "\n";
+        return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+    }
+
+    out->kernels = kernelInfoFromModule(*module);
+    llvm::SmallVector<char, 0> bitcode;
+    llvm::raw_svector_ostream bitcodeStream(bitcode);
+    llvm::WriteBitcodeToFile(*module, bitcodeStream);
+    out->bitcode.assign(bitcode.begin(), bitcode.end());
+    return ZE_RESULT_SUCCESS;
+}
+
+} // namespace detail
+} // namespace ze_opencl

@@ -1,0 +1,32 @@
+// SPIR-V in, SPIR 1.2 bitcode plus kernel metadata out.
+#pragma once
+
+#include "program_builder.hpp"
+
+#include <string>
+#include <vector>
+
+namespace ze_opencl {
+namespace detail {
+
+struct TranslatedModule {
+    std::vector<uint8_t> bitcode;    // SPIR 1.2 (typed pointers), for clCreateProgramWithBinary
+    std::vector<KernelInfo> kernels; // every kernel, in module order
+};
+
+// Header checks only (size, alignment of the size, magic). Returns
+// ZE_RESULT_ERROR_INVALID_ARGUMENT with a reason in `log` when the bytes are
+// not SPIR-V at all.
+ze_result_t checkSpirvHeader(const uint8_t *spirv, size_t size, std::string *log);
+
+// Header checks, SPIRV-Tools validation, then the translator. Returns
+// ZE_RESULT_SUCCESS, ZE_RESULT_ERROR_INVALID_ARGUMENT (not SPIR-V) or
+// ZE_RESULT_ERROR_MODULE_BUILD_FAILURE (invalid or untranslatable SPIR-V),
+// with the validator's or translator's message appended to `log`.
+// Thread-safe.
+ze_result_t translateSpirv(const uint8_t *spirv, size_t size,
+                           const std::vector<SpecConstant> &specConstants, TranslatedModule *out,
+                           std::string *log);
+
+} // namespace detail
+} // namespace ze_opencl

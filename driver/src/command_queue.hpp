@@ -1,0 +1,38 @@
+// Command queues: an in-order OpenCL queue that executes regular command lists.
+#pragma once
+
+#include "object.hpp"
+
+#include <mutex>
+
+namespace ze_opencl {
+
+class Context;
+class Device;
+class CommandList;
+class Fence;
+
+class CommandQueue : public Object {
+public:
+    static constexpr Tag kTag = Tag::CommandQueue;
+
+    CommandQueue(Context *context, Device *device, ze_command_queue_mode_t mode);
+    ~CommandQueue();
+    void init();
+
+    Context *context() const { return context_; }
+    cl_command_queue cl() const { return queue_; }
+
+    void execute(uint32_t count, CommandList *const *lists, Fence *fence);
+    // Waits for everything executed so far: SUCCESS or NOT_READY after timeoutNs.
+    ze_result_t synchronize(uint64_t timeoutNs);
+
+private:
+    Context *context_;
+    Device *device_;
+    const ze_command_queue_mode_t mode_;
+    cl_command_queue queue_ = nullptr;
+    std::mutex mutex_; // keeps the lists of concurrent executions from interleaving
+};
+
+} // namespace ze_opencl

@@ -1,0 +1,178 @@
+// Contexts and the Context DDI table.
+#include "context.hpp"
+
+#include "device.hpp"
+#include "driver.hpp"
+
+#include <level_zero/ze_ddi.h>
+
+#include <memory>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+namespace ze_opencl {
+
+Context::Context(Driver *driver) : Object(kTag), driver_(driver) {}
+
+Context::~Context() {
+    // Allocations the application did not free go with the context, as in L0.
+    for (auto &entry : allocations_)
+        clSVMFree(cl_, entry.second.svm);
+    if (cl_ != nullptr)
+        clReleaseContext(cl_);
+}
+
+void Context::init() {
+    std::vector<cl_device_id> ids;
+    for (const auto &device : driver_->devices())
+        ids.push_back(device->id());
+    cl_context_properties props[] = {
+        CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(driver_->platform()), 0};
+    cl_int err = CL_SUCCESS;
+    cl_ = clCreateContext(props, static_cast<cl_uint>(ids.size()), ids.data(), nullptr, nullptr,
+                          &err);
+    checkCl(err);
+}
+
+void *Context::allocate(size_t size, size_t alignment, ze_memory_type_t type, Device *device) {
+    check(size > 0, ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+    check((alignment & (alignment - 1)) == 0, ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT);
+    const Device *limits = device != nullptr ? device : driver_->devices().front().get();
+    check(size <= limits->maxMemAllocSize(), ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+    // OpenCL refuses alignments above the device's base address alignment
+    // (128 bytes on PoCL); L0 callers ask for pages. Larger alignments are
+    // met by over-allocating and handing out an aligned pointer inside; SVM
+    // pointers anywhere in an allocation are valid kernel arguments.
+    size_t maxAlign = limits->maxSvmAlignment();
+    size_t padding = alignment > maxAlign ? alignment - maxAlign : 0;
+    check(size <= SIZE_MAX - padding, ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+    void *svm = clSVMAlloc(cl_, limits->svmFlags(), size + padding,
+                           static_cast<cl_uint>(std::min(alignment, maxAlign)));
+    check(svm != nullptr, ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY);
+    uintptr_t address = reinterpret_cast<uintptr_t>(svm);
+    if (alignment > maxAlign)
+        address = (address + alignment - 1) & ~(uintptr_t(alignment) - 1);
+    void *p = reinterpret_cast<void *>(address);
+    static std::atomic<uint64_t> nextId{1};
+    Allocation a{p, size, svm, type, device, nextId++};
+    try {
+        std::lock_guard<std::mutex> lock(mutex_);
+        allocations_.emplace(address, a);
+    } catch (...) {
+        clSVMFree(cl_, svm);
+        throw;
+    }
+    return p;
+}
+
+void Context::free(void *pointer) {
+    void *svm;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto it = allocations_.find(reinterpret_cast<uintptr_t>(pointer));
+        check(it != allocations_.end(), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        svm = it->second.svm;
+        allocations_.erase(it);
+    }
+    clSVMFree(cl_, svm);
+}
+
+bool Context::find(const void *pointer, Allocation *out) const {
+    auto address = reinterpret_cast<uintptr_t>(pointer);
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = allocations_.upper_bound(address);
+    if (it == allocations_.begin())
+        return false;
+    --it;
+    if (address >= it->first + it->second.size)
+        return false;
+    *out = it->second;
+    return true;
+}
+
+namespace {
+
+ze_result_t ZE_APICALL zeContextCreate(ze_driver_handle_t hDriver, const ze_context_desc_t *desc,
+                                       ze_context_handle_t *phContext) {
+    return boundary([&] {
+        Driver *driver = fromHandle<Driver>(hDriver);
+        notNull(desc);
+        notNull(phContext);
+        auto context = std::make_unique<Context>(driver);
+        context->init();
+        *phContext = toHandle<Context, ze_context_handle_t>(context.release());
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+// The context always spans every device of its driver: one OpenCL context
+// lets all of them share USM, which is what a subset would allow too.
+ze_result_t ZE_APICALL zeContextCreateEx(ze_driver_handle_t hDriver, const ze_context_desc_t *desc,
+                                         uint32_t numDevices, ze_device_handle_t *phDevices,
+                                         ze_context_handle_t *phContext) {
+    return boundary([&] {
+        Driver *driver = fromHandle<Driver>(hDriver);
+        check(numDevices == 0 || phDevices != nullptr, ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+        for (uint32_t i = 0; i < numDevices; ++i)
+            check(driver->owns(fromHandle<Device>(phDevices[i])), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        return ze_opencl::zeContextCreate(hDriver, desc, phContext);
+    });
+}
+
+ze_result_t ZE_APICALL zeContextDestroy(ze_context_handle_t hContext) {
+    return boundary([&] {
+        delete fromHandle<Context>(hContext);
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeContextGetStatus(ze_context_handle_t hContext) {
+    return boundary([&] {
+        fromHandle<Context>(hContext);
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+// All memory is always resident: SVM on a CPU device is host memory.
+ze_result_t ZE_APICALL zeContextMakeMemoryResident(ze_context_handle_t hContext,
+                                                   ze_device_handle_t hDevice, void *ptr, size_t) {
+    return boundary([&] {
+        fromHandle<Context>(hContext);
+        fromHandle<Device>(hDevice);
+        notNull(ptr);
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeContextEvictMemory(ze_context_handle_t hContext,
+                                            ze_device_handle_t hDevice, void *ptr, size_t) {
+    return boundary([&] {
+        fromHandle<Context>(hContext);
+        fromHandle<Device>(hDevice);
+        notNull(ptr);
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+} // namespace
+
+extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetContextProcAddrTable(ze_api_version_t version,
+                                                                         ze_context_dditable_t *t) {
+    if (ze_result_t r = checkTableRequest(version, t))
+        return r;
+    t->pfnCreate = zeContextCreate;
+    t->pfnDestroy = zeContextDestroy;
+    t->pfnGetStatus = zeContextGetStatus;
+    setUnsupported(t->pfnSystemBarrier);
+    t->pfnMakeMemoryResident = zeContextMakeMemoryResident;
+    t->pfnEvictMemory = zeContextEvictMemory;
+    setUnsupported(t->pfnMakeImageResident);
+    setUnsupported(t->pfnEvictImage);
+    t->pfnCreateEx = zeContextCreateEx;
+    return ZE_RESULT_SUCCESS;
+}
+
+} // namespace ze_opencl

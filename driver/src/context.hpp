@@ -1,0 +1,47 @@
+// A context: one OpenCL context over every device of its driver, and the USM
+// allocations made in it.
+#pragma once
+
+#include "object.hpp"
+
+#include <map>
+#include <mutex>
+
+namespace ze_opencl {
+
+class Driver;
+class Device;
+
+struct Allocation {
+    void *base = nullptr;
+    size_t size = 0;
+    void *svm = nullptr; // what clSVMAlloc returned: base, or below it when padded for alignment
+    ze_memory_type_t type = ZE_MEMORY_TYPE_UNKNOWN;
+    Device *device = nullptr; // null for host allocations
+    uint64_t id = 0;          // unique within the process, for zeMemGetAllocProperties
+};
+
+class Context : public Object {
+public:
+    static constexpr Tag kTag = Tag::Context;
+
+    explicit Context(Driver *driver);
+    ~Context();
+    void init();
+
+    Driver *driver() const { return driver_; }
+    cl_context cl() const { return cl_; }
+
+    void *allocate(size_t size, size_t alignment, ze_memory_type_t type, Device *device);
+    void free(void *pointer);
+    // The allocation containing `pointer` (anywhere inside it), if any.
+    bool find(const void *pointer, Allocation *out) const;
+
+private:
+    Driver *driver_;
+    cl_context cl_ = nullptr;
+    mutable std::mutex mutex_; // guards allocations_
+    std::map<uintptr_t, Allocation> allocations_; // keyed by base address
+};
+
+} // namespace ze_opencl

@@ -1,0 +1,196 @@
+// Initialisation, driver discovery and the Global and Driver DDI tables.
+#include "driver.hpp"
+
+#include "device.hpp"
+#include "options.hpp"
+
+#include <level_zero/ze_ddi.h>
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+
+namespace ze_opencl {
+
+Driver::Driver(cl_platform_id platform, std::string name)
+    : Object(kTag), platform_(platform), name_(std::move(name)) {}
+
+Driver::~Driver() = default;
+
+void Driver::addDevice(std::unique_ptr<Device> device) { devices_.push_back(std::move(device)); }
+
+bool Driver::owns(const Device *device) const {
+    return std::any_of(devices_.begin(), devices_.end(),
+                       [&](const std::unique_ptr<Device> &d) { return d.get() == device; });
+}
+
+namespace {
+
+std::string platformInfo(cl_platform_id platform, cl_platform_info what) {
+    size_t size = 0;
+    if (clGetPlatformInfo(platform, what, 0, nullptr, &size) != CL_SUCCESS || size == 0)
+        return {};
+    std::string s(size, '\0');
+    clGetPlatformInfo(platform, what, size, s.data(), nullptr);
+    s.resize(std::strlen(s.c_str()));
+    return s;
+}
+
+bool hasSvm(cl_device_id device) {
+    cl_device_svm_capabilities caps = 0;
+    if (clGetDeviceInfo(device, CL_DEVICE_SVM_CAPABILITIES, sizeof(caps), &caps, nullptr) !=
+        CL_SUCCESS)
+        return false;
+    return (caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER) != 0;
+}
+
+// Every platform with SVM devices becomes a driver. Drivers live for the rest
+// of the process: they are deliberately leaked.
+struct Registry {
+    ze_result_t result = ZE_RESULT_ERROR_UNINITIALIZED;
+    std::vector<Driver *> drivers;
+};
+
+Registry &registry() {
+    static Registry *r = new Registry;
+    return *r;
+}
+
+void discover() {
+    Registry &r = registry();
+    cl_uint numPlatforms = 0;
+    if (clGetPlatformIDs(0, nullptr, &numPlatforms) != CL_SUCCESS || numPlatforms == 0)
+        return;
+    std::vector<cl_platform_id> platforms(numPlatforms);
+    clGetPlatformIDs(numPlatforms, platforms.data(), nullptr);
+    const std::string &filter = options().platformFilter;
+    for (cl_platform_id platform : platforms) {
+        std::string name = platformInfo(platform, CL_PLATFORM_NAME);
+        if (!filter.empty() && name.find(filter) == std::string::npos)
+            continue;
+        cl_uint numDevices = 0;
+        if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &numDevices) != CL_SUCCESS ||
+            numDevices == 0)
+            continue;
+        std::vector<cl_device_id> devices(numDevices);
+        clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, numDevices, devices.data(), nullptr);
+        auto driver = std::make_unique<Driver>(platform, name);
+        uint32_t index = 0;
+        for (cl_device_id id : devices) {
+            if (hasSvm(id))
+                driver->addDevice(std::make_unique<Device>(driver.get(), id, index++));
+        }
+        if (!driver->devices().empty())
+            r.drivers.push_back(driver.release());
+    }
+    if (!r.drivers.empty())
+        r.result = ZE_RESULT_SUCCESS;
+}
+
+// The loader calls zeInit once while choosing drivers and again for the
+// application; discovery happens once and both calls get its result. The flags
+// (GPU_ONLY, VPU_ONLY) are accepted as they are: frameworks pass GPU_ONLY and
+// the driver may be told to report its devices as GPUs.
+ze_result_t ZE_APICALL zeInit(ze_init_flags_t flags) {
+    (void)flags;
+    return boundary([&] {
+        static std::once_flag once;
+        std::call_once(once, discover);
+        return registry().result;
+    });
+}
+
+ze_result_t ZE_APICALL zeDriverGet(uint32_t *pCount, ze_driver_handle_t *phDrivers) {
+    return boundary([&] {
+        notNull(pCount);
+        const auto &drivers = registry().drivers;
+        uint32_t n = static_cast<uint32_t>(drivers.size());
+        if (*pCount == 0 || phDrivers == nullptr) {
+            *pCount = n;
+            return ZE_RESULT_SUCCESS;
+        }
+        *pCount = std::min(*pCount, n);
+        for (uint32_t i = 0; i < *pCount; ++i)
+            phDrivers[i] = toHandle<Driver, ze_driver_handle_t>(drivers[i]);
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeDriverGetApiVersion(ze_driver_handle_t hDriver, ze_api_version_t *version) {
+    return boundary([&] {
+        fromHandle<Driver>(hDriver);
+        *notNull(version) = ZE_API_VERSION_CURRENT;
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeDriverGetProperties(ze_driver_handle_t hDriver,
+                                             ze_driver_properties_t *p) {
+    return boundary([&] {
+        Driver *driver = fromHandle<Driver>(hDriver);
+        notNull(p);
+        // Stable across runs: derived from the platform's name only.
+        uint64_t a = fnv1a(driver->name(), 0), b = fnv1a(driver->name(), 0x5a45);
+        std::memcpy(p->uuid.id, &a, 8);
+        std::memcpy(p->uuid.id + 8, &b, 8);
+        p->driverVersion = 1;
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeDriverGetIpcProperties(ze_driver_handle_t hDriver,
+                                                ze_driver_ipc_properties_t *p) {
+    return boundary([&] {
+        fromHandle<Driver>(hDriver);
+        notNull(p)->flags = 0; // no IPC: SVM memory cannot be shared between processes
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeDriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t *pCount,
+                                                      ze_driver_extension_properties_t *) {
+    return boundary([&] {
+        fromHandle<Driver>(hDriver);
+        *notNull(pCount) = 0;
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeDriverGetExtensionFunctionAddress(ze_driver_handle_t hDriver,
+                                                           const char *name, void **ppFunction) {
+    return boundary([&] {
+        fromHandle<Driver>(hDriver);
+        notNull(name);
+        *notNull(ppFunction) = nullptr;
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT; // the driver has no extension functions
+    });
+}
+
+} // namespace
+
+extern "C" {
+
+ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetGlobalProcAddrTable(ze_api_version_t version,
+                                                             ze_global_dditable_t *t) {
+    if (ze_result_t r = checkTableRequest(version, t))
+        return r;
+    t->pfnInit = zeInit;
+    return ZE_RESULT_SUCCESS;
+}
+
+ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetDriverProcAddrTable(ze_api_version_t version,
+                                                             ze_driver_dditable_t *t) {
+    if (ze_result_t r = checkTableRequest(version, t))
+        return r;
+    t->pfnGet = zeDriverGet;
+    t->pfnGetApiVersion = zeDriverGetApiVersion;
+    t->pfnGetProperties = zeDriverGetProperties;
+    t->pfnGetIpcProperties = zeDriverGetIpcProperties;
+    t->pfnGetExtensionProperties = zeDriverGetExtensionProperties;
+    t->pfnGetExtensionFunctionAddress = zeDriverGetExtensionFunctionAddress;
+    return ZE_RESULT_SUCCESS;
+}
+
+} // extern "C"
+
+} // namespace ze_opencl

@@ -1,0 +1,35 @@
+// The driver object: one L0 driver per OpenCL platform that has at least one
+// device with SVM. Built once by zeInit and never destroyed (the process may
+// still be using handles while static destructors run).
+#pragma once
+
+#include "object.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ze_opencl {
+
+class Device;
+
+class Driver : public Object {
+public:
+    static constexpr Tag kTag = Tag::Driver;
+
+    Driver(cl_platform_id platform, std::string name);
+    ~Driver();
+
+    cl_platform_id platform() const { return platform_; }
+    const std::string &name() const { return name_; }
+    const std::vector<std::unique_ptr<Device>> &devices() const { return devices_; }
+    void addDevice(std::unique_ptr<Device> device);
+    bool owns(const Device *device) const;
+
+private:
+    cl_platform_id platform_;
+    std::string name_;
+    std::vector<std::unique_ptr<Device>> devices_;
+};
+
+} // namespace ze_opencl

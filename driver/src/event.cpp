@@ -1,0 +1,160 @@
+// Event pools, events and their DDI tables.
+#include "event.hpp"
+
+#include "context.hpp"
+#include "device.hpp"
+
+#include <level_zero/ze_ddi.h>
+
+#include <memory>
+
+namespace ze_opencl {
+
+EventPool::EventPool(Context *context, ze_event_pool_flags_t flags, uint32_t count)
+    : Object(kTag), context_(context), flags_(flags), used_(count, false) {}
+
+void EventPool::acquire(uint32_t index) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    check(index < used_.size(), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    check(!used_[index], ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    used_[index] = true;
+}
+
+void EventPool::release(uint32_t index) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    used_[index] = false;
+}
+
+Event::Event(EventPool *pool, uint32_t index)
+    : Object(kTag), pool_(pool), index_(index),
+      signal_(std::make_shared<Signal>(pool->context()->cl(), pool->timestamps())) {}
+
+Event::~Event() { pool_->release(index_); }
+
+namespace {
+
+ze_result_t ZE_APICALL zeEventPoolCreate(ze_context_handle_t hContext,
+                                         const ze_event_pool_desc_t *desc, uint32_t numDevices,
+                                         ze_device_handle_t *phDevices,
+                                         ze_event_pool_handle_t *phEventPool) {
+    return boundary([&] {
+        Context *context = fromHandle<Context>(hContext);
+        notNull(desc);
+        notNull(phEventPool);
+        check(desc->count > 0, ZE_RESULT_ERROR_INVALID_SIZE);
+        check(numDevices == 0 || phDevices != nullptr, ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+        for (uint32_t i = 0; i < numDevices; ++i)
+            fromHandle<Device>(phDevices[i]);
+        // Every pool is host visible: events live in host memory.
+        auto pool = std::make_unique<EventPool>(context, desc->flags, desc->count);
+        *phEventPool = toHandle<EventPool, ze_event_pool_handle_t>(pool.release());
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeEventPoolDestroy(ze_event_pool_handle_t hEventPool) {
+    return boundary([&] {
+        delete fromHandle<EventPool>(hEventPool);
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeEventCreate(ze_event_pool_handle_t hEventPool, const ze_event_desc_t *desc,
+                                     ze_event_handle_t *phEvent) {
+    return boundary([&] {
+        EventPool *pool = fromHandle<EventPool>(hEventPool);
+        notNull(desc);
+        notNull(phEvent);
+        pool->acquire(desc->index);
+        std::unique_ptr<Event> event;
+        try {
+            event = std::make_unique<Event>(pool, desc->index);
+        } catch (...) {
+            pool->release(desc->index);
+            throw;
+        }
+        *phEvent = toHandle<Event, ze_event_handle_t>(event.release());
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeEventDestroy(ze_event_handle_t hEvent) {
+    return boundary([&] {
+        delete fromHandle<Event>(hEvent);
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeEventHostSignal(ze_event_handle_t hEvent) {
+    return boundary([&] {
+        fromHandle<Event>(hEvent)->signal().set();
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeEventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout) {
+    return boundary([&] {
+        return fromHandle<Event>(hEvent)->signal().waitFor(timeout) ? ZE_RESULT_SUCCESS
+                                                                     : ZE_RESULT_NOT_READY;
+    });
+}
+
+ze_result_t ZE_APICALL zeEventQueryStatus(ze_event_handle_t hEvent) {
+    return boundary([&] {
+        return fromHandle<Event>(hEvent)->signal().isSet() ? ZE_RESULT_SUCCESS
+                                                            : ZE_RESULT_NOT_READY;
+    });
+}
+
+ze_result_t ZE_APICALL zeEventHostReset(ze_event_handle_t hEvent) {
+    return boundary([&] {
+        fromHandle<Event>(hEvent)->signal().reset();
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeEventQueryKernelTimestamp(ze_event_handle_t hEvent,
+                                                   ze_kernel_timestamp_result_t *dst) {
+    return boundary([&] {
+        Event *event = fromHandle<Event>(hEvent);
+        notNull(dst);
+        check(event->pool()->timestamps(), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        if (!event->signal().isSet())
+            return ZE_RESULT_NOT_READY;
+        uint64_t start, end;
+        event->signal().timestamps(&start, &end);
+        dst->global.kernelStart = dst->context.kernelStart = start;
+        dst->global.kernelEnd = dst->context.kernelEnd = end;
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+} // namespace
+
+extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
+zeGetEventPoolProcAddrTable(ze_api_version_t version, ze_event_pool_dditable_t *t) {
+    if (ze_result_t r = checkTableRequest(version, t))
+        return r;
+    t->pfnCreate = zeEventPoolCreate;
+    t->pfnDestroy = zeEventPoolDestroy;
+    setUnsupported(t->pfnGetIpcHandle);
+    setUnsupported(t->pfnOpenIpcHandle);
+    setUnsupported(t->pfnCloseIpcHandle);
+    return ZE_RESULT_SUCCESS;
+}
+
+extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetEventProcAddrTable(ze_api_version_t version,
+                                                                       ze_event_dditable_t *t) {
+    if (ze_result_t r = checkTableRequest(version, t))
+        return r;
+    t->pfnCreate = zeEventCreate;
+    t->pfnDestroy = zeEventDestroy;
+    t->pfnHostSignal = zeEventHostSignal;
+    t->pfnHostSynchronize = zeEventHostSynchronize;
+    t->pfnQueryStatus = zeEventQueryStatus;
+    t->pfnHostReset = zeEventHostReset;
+    t->pfnQueryKernelTimestamp = zeEventQueryKernelTimestamp;
+    return ZE_RESULT_SUCCESS;
+}
+
+} // namespace ze_opencl

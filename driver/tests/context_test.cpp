@@ -1,0 +1,105 @@
+// Contexts: creation, status, and independence of several contexts on one
+// device (frameworks and libraries in one process each own a context).
+#include "ze_test_common.hpp"
+
+namespace zetest {
+namespace {
+
+class ContextTest : public WithDevice {
+  protected:
+    // Runs c = a + b entirely inside `context`: its own module, list and
+    // memory. Returns through gtest assertions.
+    void vectorAddIn(ze_context_handle_t context, int seed) {
+        constexpr size_t n = 257;
+        const std::vector<uint8_t> spirv = loadSpirv("basic");
+        ASSERT_FALSE(spirv.empty());
+        Module module;
+        ASSERT_ZE_SUCCESS(createModule(context, device_, spirv, ZE_MODULE_FORMAT_IL_SPIRV, module));
+        Kernel kernel;
+        ASSERT_ZE_SUCCESS(createKernel(module, "vector_add", kernel));
+        ASSERT_ZE_SUCCESS(zeKernelSetGroupSize(kernel, 1, 1, 1));
+
+        UsmBuffer<int> a, b, c;
+        ASSERT_ZE_SUCCESS(a.allocate(context, device_, UsmKind::Host, n));
+        ASSERT_ZE_SUCCESS(b.allocate(context, device_, UsmKind::Shared, n));
+        ASSERT_ZE_SUCCESS(c.allocate(context, device_, UsmKind::Shared, n));
+        for (size_t i = 0; i < n; ++i) {
+            a[i] = testValue(i, seed);
+            b[i] = testValue(i, seed + 1);
+            c[i] = 0;
+        }
+        ASSERT_ZE_SUCCESS(setArgs(kernel, {usm(a), usm(b), usm(c)}));
+
+        ze_command_queue_desc_t qdesc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
+        qdesc.mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
+        CommandList list;
+        ASSERT_ZE_SUCCESS(zeCommandListCreateImmediate(context, device_, &qdesc, list.out()));
+        // A synchronous immediate list returns once the launch has completed.
+        ASSERT_ZE_SUCCESS(launch(list, kernel, {static_cast<uint32_t>(n), 1, 1}));
+        for (size_t i = 0; i < n; ++i)
+            ASSERT_EQ(c[i], a[i] + b[i]) << "i=" << i;
+    }
+};
+
+TEST_F(ContextTest, CreateReportsHealthyStatusAndDestroys) {
+    ze_context_desc_t desc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC};
+    Context context;
+    ASSERT_ZE_SUCCESS(zeContextCreate(driver_, &desc, context.out()));
+    ASSERT_NE(context.get(), nullptr);
+    EXPECT_ZE_SUCCESS(zeContextGetStatus(context));
+}
+
+TEST_F(ContextTest, CreateExWithAnExplicitDeviceList) {
+    ze_context_desc_t desc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC};
+    ze_device_handle_t device = device_;
+    Context context;
+    ASSERT_ZE_SUCCESS(zeContextCreateEx(driver_, &desc, 1, &device, context.out()));
+    EXPECT_ZE_SUCCESS(zeContextGetStatus(context));
+    ASSERT_NO_FATAL_FAILURE(vectorAddIn(context, 5));
+}
+
+TEST_F(ContextTest, KernelRunsInAFreshContext) {
+    ze_context_desc_t desc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC};
+    Context context;
+    ASSERT_ZE_SUCCESS(zeContextCreate(driver_, &desc, context.out()));
+    ASSERT_NO_FATAL_FAILURE(vectorAddIn(context, 1));
+}
+
+// Two live contexts do not interfere, and destroying one leaves the other
+// fully usable.
+TEST_F(ContextTest, TwoContextsAreIndependent) {
+    ze_context_desc_t desc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC};
+    Context first, second;
+    ASSERT_ZE_SUCCESS(zeContextCreate(driver_, &desc, first.out()));
+    ASSERT_ZE_SUCCESS(zeContextCreate(driver_, &desc, second.out()));
+    ASSERT_NE(first.get(), second.get());
+
+    UsmBuffer<int> keptInSecond;
+    ASSERT_ZE_SUCCESS(keptInSecond.allocate(second, device_, UsmKind::Shared, 4));
+    keptInSecond[0] = 42;
+
+    ASSERT_NO_FATAL_FAILURE(vectorAddIn(first, 2));
+    ASSERT_NO_FATAL_FAILURE(vectorAddIn(second, 3));
+    first.reset();
+
+    EXPECT_ZE_SUCCESS(zeContextGetStatus(second));
+    EXPECT_EQ(keptInSecond[0], 42);
+    ASSERT_NO_FATAL_FAILURE(vectorAddIn(second, 4));
+}
+
+// Memory belongs to the context it was allocated in.
+TEST_F(ContextTest, AllocationsAreTiedToTheirContext) {
+    ze_context_desc_t desc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC};
+    Context context;
+    ASSERT_ZE_SUCCESS(zeContextCreate(driver_, &desc, context.out()));
+    UsmBuffer<int> buffer;
+    ASSERT_ZE_SUCCESS(buffer.allocate(context, device_, UsmKind::Device, 64));
+    ze_memory_allocation_properties_t props = {ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+    ze_device_handle_t owner = nullptr;
+    ASSERT_ZE_SUCCESS(zeMemGetAllocProperties(context, buffer.ptr(), &props, &owner));
+    EXPECT_EQ(props.type, ZE_MEMORY_TYPE_DEVICE);
+    EXPECT_EQ(owner, device_);
+}
+
+} // namespace
+} // namespace zetest

@@ -1,0 +1,136 @@
+#include "build_options.hpp"
+
+#include <cstring>
+#include <unistd.h>
+
+namespace imex_l0::compiler {
+namespace {
+
+// Splits on whitespace; double or single quotes group, backslash escapes.
+std::vector<std::string> tokenize(const char *text, std::string &error) {
+    std::vector<std::string> tokens;
+    std::string current;
+    bool inToken = false;
+    char quote = 0;
+    for (const char *p = text; *p; ++p) {
+        char c = *p;
+        if (quote) {
+            if (c == quote)
+                quote = 0;
+            else if (c == '\\' && p[1] == quote)
+                current += *++p;
+            else
+                current += c;
+        } else if (c == '"' || c == '\'') {
+            quote = c;
+            inToken = true;
+        } else if (c == '\\' && p[1]) {
+            current += *++p;
+            inToken = true;
+        } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            if (inToken)
+                tokens.push_back(std::move(current));
+            current.clear();
+            inToken = false;
+        } else {
+            current += c;
+            inToken = true;
+        }
+    }
+    if (quote)
+        error = "unterminated quote in build options";
+    if (inToken)
+        tokens.push_back(std::move(current));
+    return tokens;
+}
+
+bool startsWith(const std::string &s, const char *prefix) {
+    return s.compare(0, std::strlen(prefix), prefix) == 0;
+}
+
+std::string absolutePath(const std::string &path) {
+    if (!path.empty() && path[0] == '/')
+        return path;
+    char cwd[4096];
+    if (!getcwd(cwd, sizeof cwd))
+        return path;
+    return std::string(cwd) + "/" + path;
+}
+
+} // namespace
+
+std::string BuildOptions::canonical() const {
+    std::string s = "-cl-std=" + clStd + " -O" + std::to_string(optLevel);
+    for (const std::string &dir : includeDirs)
+        s += " -I" + dir;
+    for (const std::string &arg : ccArgs)
+        s += " " + arg;
+    return s;
+}
+
+BuildOptions parseBuildOptions(const char *options, size_t ndefines,
+                               const imex_l0_define_t *defines) {
+    BuildOptions out;
+    std::vector<std::string> tokens = tokenize(options ? options : "", out.error);
+    bool optDisable = false;
+    for (size_t i = 0; i < tokens.size() && out.error.empty(); ++i) {
+        const std::string &t = tokens[i];
+        // Flags that take their value as the next token ("-D N=4", "-I dir").
+        auto value = [&](size_t prefixLength) -> std::string {
+            if (t.size() > prefixLength)
+                return t.substr(prefixLength);
+            if (i + 1 < tokens.size())
+                return tokens[++i];
+            out.error = "build option '" + t + "' needs a value";
+            return {};
+        };
+        if (startsWith(t, "-cl-std=")) {
+            std::string v = t.substr(8);
+            if (v == "CL1.2" || v == "CL2.0" || v == "CL3.0")
+                out.clStd = v;
+            else
+                out.error = "unsupported " + t + " (supported: CL1.2, CL2.0, CL3.0)";
+        } else if (t == "-cl-opt-disable") {
+            optDisable = true;
+        } else if (t.size() == 3 && startsWith(t, "-O") && t[2] >= '0' && t[2] <= '3') {
+            out.optLevel = unsigned(t[2] - '0');
+        } else if (t == "-O" || t == "-Os" || t == "-Oz") {
+            out.optLevel = 2;
+        } else if (startsWith(t, "-D") || startsWith(t, "-U")) {
+            std::string v = value(2);
+            if (!v.empty())
+                out.ccArgs.push_back(t.substr(0, 2) + v);
+        } else if (startsWith(t, "-I")) {
+            std::string v = value(2);
+            if (!v.empty())
+                out.includeDirs.push_back(absolutePath(v));
+        } else if (startsWith(t, "-cl-") || startsWith(t, "-W") || t == "-w") {
+            // Passed to cc1 as is; clang rejects the ones it does not know,
+            // with its own diagnostic in the build log.
+            out.ccArgs.push_back(t);
+        } else if (t == "-g") {
+            out.ccArgs.push_back("-debug-info-kind=limited");
+            out.ccArgs.push_back("-dwarf-version=4");
+        } else {
+            // Everything else (-o, -x, -mllvm, -load, -triple, ...) could change
+            // the target, write files or touch LLVM's process-global options.
+            out.error = "unsupported build option '" + t + "'";
+        }
+    }
+    if (optDisable)
+        out.optLevel = 0;
+    for (size_t i = 0; i < ndefines && out.error.empty(); ++i) {
+        const char *name = defines[i].name;
+        if (!name || !*name) {
+            out.error = "define " + std::to_string(i) + " has no name";
+            break;
+        }
+        std::string arg = std::string("-D") + name;
+        if (defines[i].value)
+            arg += std::string("=") + defines[i].value;
+        out.ccArgs.push_back(std::move(arg));
+    }
+    return out;
+}
+
+} // namespace imex_l0::compiler

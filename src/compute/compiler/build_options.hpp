@@ -1,0 +1,30 @@
+// Parses an OpenCL build-option string ("-cl-std=CL2.0 -DN=4 -cl-mad-enable")
+// into what the compiler needs: the language version, the optimisation level,
+// user include directories and the flags handed to clang's cc1.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "imex_l0_interop.h"
+
+namespace imex_l0::compiler {
+
+struct BuildOptions {
+    std::string clStd = "CL1.2";        // CL1.2, CL2.0 or CL3.0
+    unsigned optLevel = 2;              // -O0..-O3; -cl-opt-disable is -O0
+    std::vector<std::string> includeDirs; // absolute paths from -I
+    std::vector<std::string> ccArgs;    // -D/-U/-W/-cl-* flags for cc1, in order
+    std::string error;                  // non-empty: the option string is rejected
+
+    // A canonical rendering of everything above that changes the output; part
+    // of every cache key and of the dump.
+    std::string canonical() const;
+};
+
+// options may be NULL. Defines from imex_l0_define_t come after the option
+// string's own -D flags, so they win on redefinition (with a warning).
+BuildOptions parseBuildOptions(const char *options, size_t ndefines,
+                               const imex_l0_define_t *defines);
+
+} // namespace imex_l0::compiler

@@ -1,0 +1,187 @@
+// The in-process back end: clang::CompilerInstance -> llvm::Module ->
+// optimizeAndLegalize -> llvm::writeSpirv -> validateSpirv.
+#include "compiler.hpp"
+
+#include <mutex>
+#include <sstream>
+#include <vector>
+
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/Basic/Version.h>
+#include <clang/CodeGen/CodeGenAction.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/VirtualFileSystem.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <LLVMSPIRVLib/LLVMSPIRVLib.h>
+
+#include "legalize.hpp"
+#include "restricted_fs.hpp"
+
+namespace imex_l0::compiler {
+namespace {
+
+// LLVMSPIRVLib 15 keeps process-global state that was never made safe for
+// concurrent use (cl::opt-backed settings read during translation, lazily
+// built static tables, a shared SPIRVDbgErrorHandlingKinds setting), so
+// translations run one at a time. clang's frontend and the LLVM pass pipeline
+// work on per-compile CompilerInstance/LLVMContext objects, which LLVM
+// supports from several threads, and run concurrently.
+std::mutex translatorMutex;
+
+std::vector<std::string> cc1Arguments(const BuildOptions &options) {
+    std::vector<std::string> args = {
+        "-triple", "spir64-unknown-unknown",
+        "-cl-std=" + options.clStd,
+        // Translator 15 cannot translate clang 15's opaque pointers (local
+        // memory, atomics and struct arguments assert).
+        "-no-opaque-pointers",
+        "-fdeclare-opencl-builtins", "-finclude-default-header",
+        // optimizeAndLegalize runs the optimisation pipeline itself, so that
+        // its legalisation sees the optimised IR before the translator does.
+        "-disable-llvm-passes",
+        "-O" + std::to_string(options.optLevel),
+        "-resource-dir", IMEX_L0_CLANG_RESOURCE_DIR,
+        "-I", kVirtualDir,
+    };
+    for (const std::string &dir : options.includeDirs) {
+        args.push_back("-I");
+        args.push_back(dir);
+    }
+    for (const std::string &arg : options.ccArgs)
+        args.push_back(arg);
+    args.push_back("-x");
+    args.push_back("cl");
+    args.push_back(kMainFileName);
+    return args;
+}
+
+// The headers and the main file in memory; the real file system only under
+// clang's resource directory and the user's -I directories.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeFileSystem(const CompileRequest &request) {
+    llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory(
+        new llvm::vfs::InMemoryFileSystem);
+    memory->setCurrentWorkingDirectory(kVirtualDir);
+    for (const auto &[name, contents] : request.headers->headers) {
+        if (name == kMainFileName)
+            continue;
+        // The snapshot outlives the compile, so the buffers need not copy.
+        memory->addFile(std::string(kVirtualDir) + "/" + name, 0,
+                        llvm::MemoryBuffer::getMemBuffer(contents, name, false));
+    }
+    // A copy: clang's lexer needs a NUL after the last byte, and the
+    // caller's source_size bytes need not be followed by one.
+    memory->addFile(std::string(kVirtualDir) + "/" + kMainFileName, 0,
+                    llvm::MemoryBuffer::getMemBufferCopy(
+                        llvm::StringRef(request.source.data(), request.source.size()),
+                        kMainFileName));
+
+    std::vector<std::string> allowed = {std::string(IMEX_L0_CLANG_RESOURCE_DIR) + "/include"};
+    for (const std::string &dir : request.options->includeDirs)
+        allowed.push_back(dir);
+    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> real(
+        new RestrictedFileSystem(llvm::vfs::getRealFileSystem(), std::move(allowed)));
+    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> overlay(
+        new llvm::vfs::OverlayFileSystem(real));
+    overlay->pushOverlay(memory);
+    // Relative names ("kernel.cl", and the "." clang looks up for the
+    // predefines buffer) resolve in the virtual directory on every layer.
+    overlay->setCurrentWorkingDirectory(kVirtualDir);
+    return overlay;
+}
+
+} // namespace
+
+const char *identity() {
+    static const std::string id = std::string("clang ") + CLANG_VERSION_STRING +
+                                  "; LLVMSPIRVLib " IMEX_L0_LLVMSPIRV_VERSION
+                                  "; imex_l0 " IMEX_L0_VERSION;
+    return id.c_str();
+}
+
+CompileResult compileInProcess(const CompileRequest &request) {
+    CompileResult result;
+    llvm::raw_string_ostream log(result.log);
+
+    // Diagnostics: clang's own text format, without colours, into the log.
+    llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> diagOptions(new clang::DiagnosticOptions);
+    diagOptions->ShowColors = false;
+    diagOptions->ShowOptionNames = true;
+    clang::TextDiagnosticPrinter printer(log, diagOptions.get());
+
+    std::vector<std::string> args = cc1Arguments(*request.options);
+    std::vector<const char *> argv;
+    for (const std::string &a : args)
+        argv.push_back(a.c_str());
+
+    auto invocation = std::make_shared<clang::CompilerInvocation>();
+    {
+        llvm::IntrusiveRefCntPtr<clang::DiagnosticIDs> ids(new clang::DiagnosticIDs);
+        clang::DiagnosticsEngine argDiags(ids, diagOptions, &printer, /*ShouldOwnClient=*/false);
+        if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, argDiags) ||
+            argDiags.hasErrorOccurred()) {
+            log.flush();
+            return result;
+        }
+    }
+    invocation->getDiagnosticOpts().ShowColors = false;
+    invocation->getDiagnosticOpts().ShowOptionNames = true;
+    // The printer above keeps its own options (carets on); with carets off in
+    // the invocation, ExecuteAction does not print "N errors generated." to
+    // the process's stderr.
+    invocation->getDiagnosticOpts().ShowCarets = false;
+    invocation->getFrontendOpts().DisableFree = false;
+
+    clang::CompilerInstance ci;
+    ci.setInvocation(invocation);
+    ci.createDiagnostics(&printer, /*ShouldOwnClient=*/false);
+    ci.createFileManager(makeFileSystem(request));
+
+    llvm::LLVMContext context;
+    clang::EmitLLVMOnlyAction action(&context);
+    bool frontendOk = ci.ExecuteAction(action);
+    std::unique_ptr<llvm::Module> module = frontendOk ? action.takeModule() : nullptr;
+    if (!module) {
+        log.flush();
+        return result;
+    }
+
+    std::string error = optimizeAndLegalize(*module, request.options->optLevel);
+    if (!error.empty()) {
+        log << "error: " << error << "\n";
+        log.flush();
+        return result;
+    }
+
+    std::ostringstream spirv;
+    {
+        std::lock_guard<std::mutex> lock(translatorMutex);
+        SPIRV::TranslatorOpts opts(static_cast<SPIRV::VersionNumber>(request.spirvVersion));
+        std::string translatorError;
+        if (!llvm::writeSpirv(module.get(), opts, spirv, translatorError)) {
+            log << "error: SPIR-V translation failed: " << translatorError << "\n";
+            log.flush();
+            return result;
+        }
+    }
+    result.spirv = spirv.str();
+
+    error = validateSpirv(result.spirv.data(), result.spirv.size(), request.spirvVersion);
+    if (!error.empty()) {
+        log << "error: SPIR-V validation failed: " << error << "\n";
+        log.flush();
+        result.spirv.clear();
+        return result;
+    }
+    log.flush();
+    result.ok = true;
+    return result;
+}
+
+} // namespace imex_l0::compiler

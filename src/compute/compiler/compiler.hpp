@@ -1,0 +1,40 @@
+// One build: OpenCL C source -> SPIR-V, by one of two back ends (in-process
+// clang/LLVM/LLVMSPIRVLib, or the clang-15 | llvm-spirv-15 subprocesses).
+// No caching here; see service.hpp.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "build_options.hpp"
+#include "header_registry.hpp"
+
+namespace imex_l0::compiler {
+
+// The name of the main file in diagnostics ("kernel.cl:3:5: error: ...").
+constexpr const char *kMainFileName = "kernel.cl";
+// The virtual directory that holds the main file and the registry's headers.
+constexpr const char *kVirtualDir = "/imex_l0_virtual";
+
+struct CompileRequest {
+    std::string_view source;
+    const BuildOptions *options = nullptr;
+    std::shared_ptr<const HeaderRegistry::Snapshot> headers;
+    uint32_t spirvVersion = 0x00010200;
+};
+
+struct CompileResult {
+    bool ok = false;
+    std::string spirv; // the module's bytes
+    std::string log;   // diagnostics; warnings on success
+};
+
+CompileResult compileInProcess(const CompileRequest &request);
+CompileResult compileSubprocess(const CompileRequest &request);
+
+// "clang 15.0.6; LLVMSPIRVLib 15.0.0; imex_l0 0.1.0"
+const char *identity();
+
+} // namespace imex_l0::compiler

@@ -1,0 +1,173 @@
+// optimizeAndLegalize: the optimisation pipeline clang would have run, followed
+// by the legalisation passes of legalize_passes.hpp.
+//
+// Link requirements of the legalize*.cpp files (globbed into the compiler
+// library):
+//   - imex_l0_llvm: the shared libLLVM-15 (Passes, IR, Linker, TransformUtils);
+//   - SPIRV-Tools for validateSpirv (legalize_validate.cpp): the Debian package
+//     ships only static archives; they are position-independent (no
+//     R_X86_64_32/32S relocations), so they link into the shared library:
+//     find_package(SPIRV-Tools CONFIG) and SPIRV-Tools-static, with
+//     LINKER:--exclude-libs,ALL so none of its symbols is exported.
+//
+// Why legalisation must come before writeSpirv, not after: translator 15 does
+// not return its errors. On anything it cannot translate (freeze, an i2) it
+// prints a message and calls exit() with the error code, ending the process
+// that embeds the compiler. optimizeAndLegalize therefore refuses (returns a
+// message) rather than pass on a module with a shape it knows the translator
+// dies on.
+#include "legalize.hpp"
+
+#include "legalize_passes.hpp"
+
+#include <llvm/ADT/Triple.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+
+#include <memory>
+#include <vector>
+
+namespace imex_l0::compiler {
+namespace {
+
+// SPIR has no LLVM target in LLVM 15, so there is no TargetMachine: the
+// pipeline runs with the default target answers, as clang's own -O<n> does for
+// spir64, except for two target facts. Lookup tables: none (see
+// legalize_target_info.cpp). Native integer widths: spir64's data layout has no "n" entry, so every width counts as
+// equally (il)legal and InstCombine / SimplifyCFG happily narrow values to i2
+// or i31. "n8:16:32:64" is what the upstream SPIR-V backend declares; with it
+// those passes keep to widths SPIR-V has. It changes no type size or alignment,
+// and the module gets its original layout back afterwards.
+//
+// The legalisation passes run in the same pass manager, after the optimiser:
+// freeze removal, vector select conditions, memmove lowering, integer widths,
+// and block order last of all (memmove lowering adds blocks). Returns the
+// first integer-width problem, or "".
+std::string runPipeline(llvm::Module &module, unsigned optLevel) {
+    const std::string originalLayout = module.getDataLayoutStr();
+    if (originalLayout.find("-n") == std::string::npos && originalLayout.rfind("n", 0) != 0)
+        module.setDataLayout(originalLayout.empty() ? std::string("n8:16:32:64")
+                                                    : originalLayout + "-n8:16:32:64");
+
+    llvm::LoopAnalysisManager loopAnalyses;
+    llvm::FunctionAnalysisManager functionAnalyses;
+    llvm::CGSCCAnalysisManager cgsccAnalyses;
+    llvm::ModuleAnalysisManager moduleAnalyses;
+
+    // As clang -cc1 -O<n>: unrolling from -O2 on; no vectorisers (the clang
+    // driver adds those flags, the device compiler vectorises for the device).
+    llvm::PipelineTuningOptions tuning;
+    tuning.LoopUnrolling = optLevel > 1;
+    tuning.LoopInterleaving = false;
+    tuning.LoopVectorization = false;
+    tuning.SLPVectorization = false;
+    llvm::PassBuilder builder(nullptr, tuning);
+
+    // There is no C library on the device: the optimiser must not turn code
+    // into calls to memcpy/puts/... that the device cannot resolve.
+    llvm::TargetLibraryInfoImpl libraryInfo{llvm::Triple(module.getTargetTriple())};
+    libraryInfo.disableAllFunctions();
+    functionAnalyses.registerPass([&] { return llvm::TargetLibraryAnalysis(libraryInfo); });
+    functionAnalyses.registerPass([] { return spirTargetAnalysis(); });
+
+    builder.registerModuleAnalyses(moduleAnalyses);
+    builder.registerCGSCCAnalyses(cgsccAnalyses);
+    builder.registerFunctionAnalyses(functionAnalyses);
+    builder.registerLoopAnalyses(loopAnalyses);
+    builder.crossRegisterProxies(loopAnalyses, functionAnalyses, cgsccAnalyses, moduleAnalyses);
+
+    llvm::ModulePassManager passes;
+    switch (optLevel) {
+    case 0: passes = builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0); break;
+    case 1: passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O1); break;
+    case 2: passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2); break;
+    default: passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3); break;
+    }
+    std::string widthProblem;
+    llvm::FunctionPassManager legalization;
+    legalization.addPass(RemoveFreezePass());
+    legalization.addPass(VectorSelectConditionPass());
+    legalization.addPass(MemMoveLoweringPass());
+    legalization.addPass(IntegerWidthPass(&widthProblem));
+    legalization.addPass(DominatorBlockOrderPass());
+    passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(legalization)));
+    passes.run(module, moduleAnalyses);
+
+    module.setDataLayout(originalLayout);
+    return widthProblem;
+}
+
+std::string describe(const llvm::Type *type) {
+    std::string text;
+    llvm::raw_string_ostream out(text);
+    type->print(out);
+    return out.str();
+}
+
+// Replaces everything `destination` defines by the contents of `source` (same
+// context, triple and layout). The caller's llvm::Module object must stay the
+// same, so the fallback cannot simply hand back another module.
+void replaceModuleContents(llvm::Module &destination, std::unique_ptr<llvm::Module> source) {
+    destination.dropAllReferences();
+    while (!destination.empty())
+        destination.begin()->eraseFromParent();
+    while (!destination.global_empty())
+        destination.global_begin()->eraseFromParent();
+    while (!destination.alias_empty())
+        destination.alias_begin()->eraseFromParent();
+    while (!destination.ifunc_empty())
+        destination.ifunc_begin()->eraseFromParent();
+    while (!destination.named_metadata_empty())
+        destination.eraseNamedMetadata(&*destination.named_metadata_begin());
+    llvm::Linker::linkModules(destination, std::move(source));
+}
+
+} // namespace
+
+std::string optimizeAndLegalize(llvm::Module &module, unsigned optLevel) {
+    if (optLevel > 3)
+        optLevel = 3;
+    // Two inputs the translator would die on (see the top of this file).
+    const llvm::Triple triple(module.getTargetTriple());
+    if (triple.getArch() != llvm::Triple::spir && triple.getArch() != llvm::Triple::spir64)
+        return "the module's target is '" + module.getTargetTriple() + "', not spir or spir64";
+    if (!module.getContext().supportsTypedPointers())
+        return "the module uses opaque pointers, which translator 15 cannot translate "
+               "(compile with -no-opaque-pointers)";
+    // Kept to restart from if optimisation produces integer widths the
+    // legaliser cannot rewrite (clang itself never emits them for OpenCL C).
+    std::unique_ptr<llvm::Module> unoptimized;
+    if (optLevel > 0)
+        unoptimized = llvm::CloneModule(module);
+
+    std::string widthProblem = runPipeline(module, optLevel);
+    if (!widthProblem.empty() && unoptimized) {
+        // Unoptimised SPIR-V is still correct SPIR-V, and the device compiler
+        // optimises it: better than refusing a kernel that clang accepted.
+        replaceModuleContents(module, std::move(unoptimized));
+        widthProblem = runPipeline(module, 0);
+    }
+    if (!widthProblem.empty())
+        return widthProblem;
+    removeUnusedIllegalDeclarations(module);
+
+    for (const llvm::Function &function : module) {
+        if (llvm::Type *type = findIllegalIntegerType(function))
+            return "function '" + function.getName().str() + "': integer type " + describe(type) +
+                   " has no SPIR-V equivalent";
+    }
+    std::string problems;
+    llvm::raw_string_ostream out(problems);
+    if (llvm::verifyModule(module, &out))
+        return "the optimised module is not valid LLVM IR: " + out.str();
+    return "";
+}
+
+} // namespace imex_l0::compiler

@@ -1,0 +1,28 @@
+// Optimisation and legalisation between clang's llvm::Module and
+// LLVMSPIRVLib 15's writeSpirv, plus SPIR-V validation with SPIRV-Tools.
+// Translator 15 mistranslates or rejects some IR that clang 15 emits at -O1/-O2
+// (freeze, blocks laid out before their dominator, odd integer widths); these
+// steps remove those shapes without changing what the program computes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace llvm {
+class Module;
+}
+
+namespace imex_l0::compiler {
+
+// Runs the optimisation pipeline for optLevel (0..3; clang emitted the module
+// with its LLVM passes disabled) and then the legalisation passes. Returns ""
+// on success, otherwise a message naming the function and the reason.
+std::string optimizeAndLegalize(llvm::Module &module, unsigned optLevel);
+
+// SPIRV-Tools validation of a SPIR-V binary for the given version
+// (0x00010200 = 1.2; 0 also means 1.2, as in compiler_api.h). Returns "" when
+// valid, otherwise the validator's message.
+std::string validateSpirv(const void *data, size_t size, uint32_t spirvVersion);
+
+} // namespace imex_l0::compiler

@@ -1,0 +1,69 @@
+#include "restricted_fs.hpp"
+
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+
+namespace imex_l0::compiler {
+
+RestrictedFileSystem::RestrictedFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> real,
+                                           std::vector<std::string> allowedDirs)
+    : ProxyFileSystem(std::move(real)) {
+    for (std::string &dir : allowedDirs) {
+        while (dir.size() > 1 && dir.back() == '/')
+            dir.pop_back();
+        allowedDirs_.push_back(std::move(dir));
+    }
+}
+
+std::error_code RestrictedFileSystem::setCurrentWorkingDirectory(const llvm::Twine &path) {
+    llvm::SmallString<256> p;
+    path.toVector(p);
+    if (!llvm::sys::path::is_absolute(p))
+        llvm::sys::fs::make_absolute(cwd_, p);
+    llvm::sys::path::remove_dots(p, /*remove_dot_dot=*/true);
+    cwd_ = std::string(p.str());
+    return {};
+}
+
+std::string RestrictedFileSystem::allowed(const llvm::Twine &path) const {
+    llvm::SmallString<256> p;
+    path.toVector(p);
+    // Never against the process's working directory.
+    if (!llvm::sys::path::is_absolute(p))
+        llvm::sys::fs::make_absolute(cwd_, p);
+    llvm::sys::path::remove_dots(p, /*remove_dot_dot=*/true);
+    llvm::StringRef s = p.str();
+    for (const std::string &dir : allowedDirs_) {
+        if (s == dir || (s.startswith(dir) && (dir == "/" || s[dir.size()] == '/')))
+            return std::string(s);
+    }
+    return {};
+}
+
+llvm::ErrorOr<llvm::vfs::Status> RestrictedFileSystem::status(const llvm::Twine &path) {
+    std::string real = allowed(path);
+    if (real.empty())
+        return std::make_error_code(std::errc::no_such_file_or_directory);
+    return ProxyFileSystem::status(real);
+}
+
+llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>>
+RestrictedFileSystem::openFileForRead(const llvm::Twine &path) {
+    std::string real = allowed(path);
+    if (real.empty())
+        return std::make_error_code(std::errc::no_such_file_or_directory);
+    return ProxyFileSystem::openFileForRead(real);
+}
+
+llvm::vfs::directory_iterator RestrictedFileSystem::dir_begin(const llvm::Twine &dir,
+                                                             std::error_code &ec) {
+    std::string real = allowed(dir);
+    if (real.empty()) {
+        ec = std::make_error_code(std::errc::no_such_file_or_directory);
+        return {};
+    }
+    return ProxyFileSystem::dir_begin(real, ec);
+}
+
+} // namespace imex_l0::compiler

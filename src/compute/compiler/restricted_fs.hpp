@@ -1,0 +1,39 @@
+// A view of the real file system that only shows files under a fixed set of
+// absolute directories: clang's resource headers and the user's -I paths.
+// Everything else (the working directory above all) does not exist for the
+// compiler, so a build never depends on where the process runs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <llvm/Support/VirtualFileSystem.h>
+
+namespace imex_l0::compiler {
+
+class RestrictedFileSystem : public llvm::vfs::ProxyFileSystem {
+public:
+    RestrictedFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> real,
+                         std::vector<std::string> allowedDirs);
+
+    llvm::ErrorOr<llvm::vfs::Status> status(const llvm::Twine &path) override;
+    llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>>
+    openFileForRead(const llvm::Twine &path) override;
+    llvm::vfs::directory_iterator dir_begin(const llvm::Twine &dir,
+                                            std::error_code &ec) override;
+    // A working directory of its own, never the process's: relative paths
+    // resolve against it, and it need not exist on disk (the compiler sets
+    // it to its virtual directory).
+    llvm::ErrorOr<std::string> getCurrentWorkingDirectory() const override { return cwd_; }
+    std::error_code setCurrentWorkingDirectory(const llvm::Twine &path) override;
+
+private:
+    // The absolute, dot-free form of path if it lies under an allowed
+    // directory, otherwise "".
+    std::string allowed(const llvm::Twine &path) const;
+
+    std::vector<std::string> allowedDirs_; // absolute, without trailing '/'
+    std::string cwd_ = "/";
+};
+
+} // namespace imex_l0::compiler

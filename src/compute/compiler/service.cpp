@@ -1,0 +1,116 @@
+#include "service.hpp"
+
+#include "config.hpp"
+#include "dump.hpp"
+#include "hash.hpp"
+
+namespace imex_l0::compiler {
+namespace {
+
+std::shared_ptr<CompileResult> failure(std::string log) {
+    auto r = std::make_shared<CompileResult>();
+    r->log = std::move(log);
+    return r;
+}
+
+void appendField(std::string &key, std::string_view field) {
+    uint64_t size = field.size();
+    key.append(reinterpret_cast<const char *>(&size), sizeof size);
+    key.append(field.data(), field.size());
+}
+
+} // namespace
+
+Service &Service::instance() {
+    static Service service;
+    return service;
+}
+
+Service::Service() : memory_(config().cacheEntries), disk_(config().cacheDirMaxBytes) {
+    if (!config().cacheDir.empty())
+        disk_.setDirectory(config().cacheDir); // an unusable directory leaves it off
+}
+
+void Service::stats(imex_l0_cache_stats_t *out) const {
+    out->memory_hits = memoryHits_.load();
+    out->memory_misses = memoryMisses_.load();
+    out->disk_hits = diskHits_.load();
+    out->disk_misses = diskMisses_.load();
+}
+
+Service::Outcome Service::compile(std::string_view source, const char *optionText,
+                                  size_t ndefines, const imex_l0_define_t *defines,
+                                  uint32_t spirvVersion) {
+    if (spirvVersion == 0)
+        spirvVersion = 0x00010200;
+    if (spirvVersion < 0x00010000 || spirvVersion > 0x00010400 || (spirvVersion & 0xffff00ffu) != 0x00010000u)
+        return {imex_l0_invalid_arguments,
+                failure("error: unsupported SPIR-V version (1.0 to 1.4 are supported)\n")};
+    BuildOptions options = parseBuildOptions(optionText, ndefines, defines);
+    if (!options.error.empty())
+        return {imex_l0_compile_error, failure("error: " + options.error + "\n")};
+
+    CompileRequest request;
+    request.source = source;
+    request.options = &options;
+    request.headers = HeaderRegistry::instance().snapshot();
+    request.spirvVersion = spirvVersion;
+
+    const bool subprocess = config().mode == "subprocess";
+    // Everything that decides the output, each field length-prefixed. The
+    // registry digest stands for every header the source can include.
+    std::string key = "imex_l0 compiler key 1";
+    appendField(key, identity());
+    appendField(key, subprocess ? "subprocess" : "inprocess");
+    appendField(key, std::to_string(spirvVersion));
+    appendField(key, options.canonical());
+    appendField(key, std::string_view(reinterpret_cast<const char *>(request.headers->digest.data()),
+                                      request.headers->digest.size()));
+    appendField(key, source);
+
+    auto buildOnce = [&]() -> MemoryCache::Result {
+        Digest digest = sha256(key);
+        // Headers under user -I directories are outside the key: such builds
+        // bypass the disk cache (the memory cache drops them below).
+        const bool diskUsable = options.includeDirs.empty() && disk_.enabled();
+        if (diskUsable) {
+            if (std::optional<CompileResult> cached = disk_.load(digest)) {
+                ++diskHits_;
+                return std::make_shared<CompileResult>(std::move(*cached));
+            }
+            ++diskMisses_;
+        }
+        auto result = std::make_shared<CompileResult>(subprocess ? compileSubprocess(request)
+                                                                 : compileInProcess(request));
+        if (!config().dumpDir.empty())
+            dumpBuild(config().dumpDir, toHex(digest), request, *result);
+        if (diskUsable)
+            disk_.store(digest, *result);
+        return result;
+    };
+    // The memory cache's waiters depend on build never throwing.
+    auto build = [&]() -> MemoryCache::Result {
+        try {
+            return buildOnce();
+        } catch (const std::bad_alloc &) {
+            return failure("error: out of memory while compiling\n");
+        } catch (const std::exception &e) {
+            return failure(std::string("error: internal compiler error: ") + e.what() + "\n");
+        } catch (...) {
+            return failure("error: internal compiler error\n");
+        }
+    };
+
+    MemoryCache::Result result;
+    if (!options.includeDirs.empty()) {
+        ++memoryMisses_;
+        result = build();
+    } else {
+        bool hit = false;
+        result = memory_.getOrBuild(key, build, &hit);
+        ++(hit ? memoryHits_ : memoryMisses_);
+    }
+    return {result->ok ? imex_l0_success : imex_l0_compile_error, result};
+}
+
+} // namespace imex_l0::compiler

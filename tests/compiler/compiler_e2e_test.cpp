@@ -1,0 +1,245 @@
+// End to end: OpenCL C -> SPIR-V by the compiler -> zeModuleCreate through the
+// system Level Zero loader and the project's driver -> launch -> results
+// checked against the host. Registered once per compiler back end
+// (in-process, and the subprocess oracle): both must compute the same.
+#include "compiler_test_util.hpp"
+
+#include <level_zero/ze_api.h>
+
+#include <cmath>
+#include <numeric>
+
+using namespace imex_l0_test;
+
+#define ZE_OK(call)                                                                                \
+    do {                                                                                           \
+        ze_result_t r_ = (call);                                                                   \
+        ASSERT_EQ(r_, ZE_RESULT_SUCCESS) << #call << " = 0x" << std::hex << r_;                   \
+    } while (0)
+
+namespace {
+
+class OnDriver : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ZE_OK(zeInit(0));
+        uint32_t n = 1;
+        ZE_OK(zeDriverGet(&n, &driver_));
+        n = 1;
+        ZE_OK(zeDeviceGet(driver_, &n, &device_));
+        ze_context_desc_t cd = {ZE_STRUCTURE_TYPE_CONTEXT_DESC};
+        ZE_OK(zeContextCreate(driver_, &cd, &context_));
+        ze_command_queue_desc_t qd = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
+        qd.mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;
+        ZE_OK(zeCommandQueueCreate(context_, device_, &qd, &queue_));
+        ze_command_list_desc_t ld = {ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC};
+        ZE_OK(zeCommandListCreate(context_, device_, &ld, &list_));
+    }
+
+    void TearDown() override {
+        for (void *p : allocations_)
+            zeMemFree(context_, p);
+        for (auto k : kernels_)
+            zeKernelDestroy(k);
+        for (auto m : modules_)
+            zeModuleDestroy(m);
+        if (list_)
+            zeCommandListDestroy(list_);
+        if (queue_)
+            zeCommandQueueDestroy(queue_);
+        if (context_)
+            zeContextDestroy(context_);
+    }
+
+    template <typename T> T *alloc(size_t count) {
+        ze_device_mem_alloc_desc_t dd = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
+        ze_host_mem_alloc_desc_t hd = {ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
+        void *p = nullptr;
+        EXPECT_EQ(zeMemAllocShared(context_, &dd, &hd, count * sizeof(T), 64, device_, &p),
+                  ZE_RESULT_SUCCESS);
+        allocations_.push_back(p);
+        return static_cast<T *>(p);
+    }
+
+    // Compiles source and creates its kernel; fails the test on any error.
+    ze_kernel_handle_t kernel(const std::string &source, const char *name,
+                              const char *options = "") {
+        Build b = compile(source, options);
+        EXPECT_EQ(b.status, imex_l0_success) << b.log;
+        if (b.status != imex_l0_success)
+            return nullptr;
+        ze_module_desc_t md = {ZE_STRUCTURE_TYPE_MODULE_DESC};
+        md.format = ZE_MODULE_FORMAT_IL_SPIRV;
+        md.inputSize = b.spirv.size();
+        md.pInputModule = reinterpret_cast<const uint8_t *>(b.spirv.data());
+        ze_module_handle_t module = nullptr;
+        ze_result_t r = zeModuleCreate(context_, device_, &md, &module, nullptr);
+        EXPECT_EQ(r, ZE_RESULT_SUCCESS) << "zeModuleCreate";
+        if (r != ZE_RESULT_SUCCESS)
+            return nullptr;
+        modules_.push_back(module);
+        ze_kernel_desc_t kd = {ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, name};
+        ze_kernel_handle_t k = nullptr;
+        EXPECT_EQ(zeKernelCreate(module, &kd, &k), ZE_RESULT_SUCCESS) << name;
+        if (k)
+            kernels_.push_back(k);
+        return k;
+    }
+
+    template <typename T> void arg(ze_kernel_handle_t k, uint32_t index, const T &value) {
+        ASSERT_EQ(zeKernelSetArgumentValue(k, index, sizeof(T), &value), ZE_RESULT_SUCCESS);
+    }
+    void localArg(ze_kernel_handle_t k, uint32_t index, size_t bytes) {
+        ASSERT_EQ(zeKernelSetArgumentValue(k, index, bytes, nullptr), ZE_RESULT_SUCCESS);
+    }
+
+    void run(ze_kernel_handle_t k, uint32_t groups, uint32_t groupSize) {
+        ZE_OK(zeKernelSetGroupSize(k, groupSize, 1, 1));
+        ze_group_count_t count = {groups, 1, 1};
+        ZE_OK(zeCommandListAppendLaunchKernel(list_, k, &count, nullptr, 0, nullptr));
+        ZE_OK(zeCommandListClose(list_));
+        ZE_OK(zeCommandQueueExecuteCommandLists(queue_, 1, &list_, nullptr));
+        ZE_OK(zeCommandQueueSynchronize(queue_, UINT64_MAX));
+        ZE_OK(zeCommandListReset(list_));
+    }
+
+    ze_driver_handle_t driver_ = nullptr;
+    ze_device_handle_t device_ = nullptr;
+    ze_context_handle_t context_ = nullptr;
+    ze_command_queue_handle_t queue_ = nullptr;
+    ze_command_list_handle_t list_ = nullptr;
+    std::vector<void *> allocations_;
+    std::vector<ze_module_handle_t> modules_;
+    std::vector<ze_kernel_handle_t> kernels_;
+};
+
+} // namespace
+
+TEST_F(OnDriver, VectorAddWithRegistryHeader) {
+    const char *src = R"(
+        #include "imex_l0/indexing.h"
+        kernel void vadd(global const float *a, global const float *b, global float *c, uint n) {
+            IMEX_L0_FOR_EACH_GLOBAL(i, n)
+                c[i] = a[i] + b[i];
+        })";
+    constexpr uint32_t n = 1000;
+    float *a = alloc<float>(n), *b = alloc<float>(n), *c = alloc<float>(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        a[i] = float(i);
+        b[i] = 0.5f * float(i);
+        c[i] = -1;
+    }
+    ze_kernel_handle_t k = kernel(src, "vadd");
+    ASSERT_NE(k, nullptr);
+    arg(k, 0, a);
+    arg(k, 1, b);
+    arg(k, 2, c);
+    arg(k, 3, n);
+    run(k, 4, 64); // 256 work-items, grid-stride over 1000
+    for (uint32_t i = 0; i < n; ++i)
+        ASSERT_FLOAT_EQ(c[i], 1.5f * float(i)) << i;
+}
+
+TEST_F(OnDriver, LocalMemoryReduction) {
+    const char *src = R"(
+        kernel void reduce(global const float *in, global float *out, local float *scratch) {
+            size_t lid = get_local_id(0);
+            scratch[lid] = in[get_global_id(0)];
+            for (size_t s = get_local_size(0) / 2; s > 0; s /= 2) {
+                barrier(CLK_LOCAL_MEM_FENCE);
+                if (lid < s)
+                    scratch[lid] += scratch[lid + s];
+            }
+            if (lid == 0)
+                out[get_group_id(0)] = scratch[0];
+        })";
+    constexpr uint32_t groups = 8, size = 64;
+    float *in = alloc<float>(groups * size), *out = alloc<float>(groups);
+    for (uint32_t i = 0; i < groups * size; ++i)
+        in[i] = float(i % 17);
+    ze_kernel_handle_t k = kernel(src, "reduce");
+    ASSERT_NE(k, nullptr);
+    arg(k, 0, in);
+    arg(k, 1, out);
+    localArg(k, 2, size * sizeof(float));
+    run(k, groups, size);
+    for (uint32_t g = 0; g < groups; ++g) {
+        float expect = 0;
+        for (uint32_t i = 0; i < size; ++i)
+            expect += in[g * size + i];
+        EXPECT_FLOAT_EQ(out[g], expect) << g;
+    }
+}
+
+TEST_F(OnDriver, Atomics) {
+    const char *src = R"(
+        kernel void histogram(global const uint *in, volatile global uint *bins) {
+            uint v = in[get_global_id(0)];
+            atomic_inc(&bins[v % 16]);
+            atomic_max(&bins[16], v);
+            atomic_add(&bins[17], v);
+        })";
+    constexpr uint32_t n = 512;
+    uint32_t *in = alloc<uint32_t>(n), *bins = alloc<uint32_t>(18);
+    for (uint32_t i = 0; i < n; ++i)
+        in[i] = (i * 7919u) % 1000u;
+    std::fill(bins, bins + 18, 0u);
+    ze_kernel_handle_t k = kernel(src, "histogram");
+    ASSERT_NE(k, nullptr);
+    arg(k, 0, in);
+    arg(k, 1, bins);
+    run(k, n / 64, 64);
+    uint32_t expect[18] = {};
+    for (uint32_t i = 0; i < n; ++i) {
+        expect[in[i] % 16]++;
+        expect[16] = std::max(expect[16], in[i]);
+        expect[17] += in[i];
+    }
+    for (int i = 0; i < 18; ++i)
+        EXPECT_EQ(bins[i], expect[i]) << i;
+}
+
+TEST_F(OnDriver, DefinesVectorsAndDivisionRemainder) {
+    // i % w and i / w on the same operands: clang -O2 emits freeze here.
+    const char *src = R"(
+        kernel void k(global int4 *o, int w) {
+            int i = get_global_id(0);
+            o[i] = (int4)(i % w, i / w, SCALE * i, (i % w) * 100 + i / w);
+        })";
+    if (subprocessMode())
+        GTEST_SKIP() << "freeze: translator 15 defect the naive oracle does not legalise";
+    constexpr uint32_t n = 128;
+    int32_t *o = alloc<int32_t>(4 * n);
+    ze_kernel_handle_t k = kernel(src, "k", "-DSCALE=3");
+    ASSERT_NE(k, nullptr);
+    arg(k, 0, o);
+    arg(k, 1, int32_t(7));
+    run(k, n / 32, 32);
+    for (int32_t i = 0; i < int32_t(n); ++i) {
+        EXPECT_EQ(o[4 * i + 0], i % 7);
+        EXPECT_EQ(o[4 * i + 1], i / 7);
+        EXPECT_EQ(o[4 * i + 2], 3 * i);
+        EXPECT_EQ(o[4 * i + 3], (i % 7) * 100 + i / 7);
+    }
+}
+
+TEST_F(OnDriver, StructByValueAndClStd20) {
+    const char *src = R"(
+        typedef struct { float scale; int offset; } params_t;
+        float twice(float *p) { return 2 * *p; } // generic address space
+        kernel void k(global float *o, params_t p) {
+            size_t i = get_global_id(0);
+            float x = (float)i;
+            o[i] = twice(&x) * p.scale + p.offset;
+        })";
+    struct { float scale; int32_t offset; } params = {0.25f, 10};
+    constexpr uint32_t n = 64;
+    float *o = alloc<float>(n);
+    ze_kernel_handle_t k = kernel(src, "k", "-cl-std=CL2.0");
+    ASSERT_NE(k, nullptr);
+    arg(k, 0, o);
+    arg(k, 1, params);
+    run(k, 1, n);
+    for (uint32_t i = 0; i < n; ++i)
+        EXPECT_FLOAT_EQ(o[i], 2.0f * float(i) * 0.25f + 10.0f) << i;
+}

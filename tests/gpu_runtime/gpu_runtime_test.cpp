@@ -1,0 +1,323 @@
+// The gpu* wrappers through the loader, the project's driver and the
+// validation layer: results checked against the host, errors through a
+// recording handler.
+#include "imex_gpu_runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+std::vector<char> readFile(const char *path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Records failures instead of aborting, so error paths can be tested.
+struct Recorder {
+    std::vector<std::string> messages;
+    static void handle(const char *message, void *self) {
+        static_cast<Recorder *>(self)->messages.push_back(message);
+    }
+};
+
+class GpuRuntime : public ::testing::Test {
+protected:
+    void SetUp() override {
+        gpuSetErrorHandler(Recorder::handle, &errors);
+        spirv = readFile(GPU_KERNELS_SPV);
+        ASSERT_FALSE(spirv.empty());
+        stream = gpuCreateStream(nullptr, nullptr);
+        ASSERT_NE(stream, nullptr) << lastError();
+        module = gpuModuleLoad(stream, spirv.data(), spirv.size());
+        ASSERT_NE(module, nullptr) << lastError();
+    }
+    void TearDown() override {
+        gpuStreamDestroy(stream);
+        EXPECT_TRUE(errors.messages.empty()) << lastError();
+        gpuSetErrorHandler(nullptr, nullptr);
+    }
+    std::string lastError() const {
+        return errors.messages.empty() ? "" : errors.messages.back();
+    }
+    template <typename T> T *shared(size_t n) {
+        return static_cast<T *>(gpuMemAlloc(stream, n * sizeof(T), alignof(T), true));
+    }
+
+    Recorder errors;
+    std::vector<char> spirv;
+    void *stream = nullptr;
+    void *module = nullptr;
+};
+
+TEST_F(GpuRuntime, AddComputesOnTheDevice) {
+    constexpr size_t n = 1000;
+    float *a = shared<float>(n), *b = shared<float>(n), *c = shared<float>(n);
+    ASSERT_TRUE(a && b && c);
+    for (size_t i = 0; i < n; ++i) {
+        a[i] = float(i);
+        b[i] = 0.5f * float(i);
+    }
+    void *kernel = gpuKernelGet(stream, module, "add");
+    ASSERT_NE(kernel, nullptr) << lastError();
+    ParamDesc params[] = {{&a, sizeof(a)}, {&b, sizeof(b)}, {&c, sizeof(c)}, {nullptr, 0}};
+    ze_event_handle_t done = gpuLaunchKernel(stream, kernel, 10, 1, 1, 100, 1, 1, 0, params, nullptr);
+    EXPECT_NE(done, nullptr);
+    gpuWait(stream);
+    for (size_t i = 0; i < n; ++i)
+        ASSERT_EQ(c[i], 1.5f * float(i)) << i;
+    gpuMemFree(stream, a);
+    gpuMemFree(stream, b);
+    gpuMemFree(stream, c);
+}
+
+TEST_F(GpuRuntime, DeviceMemoryAndCopies) {
+    constexpr size_t n = 257;
+    std::vector<int> host(n), back(n, 0);
+    for (size_t i = 0; i < n; ++i)
+        host[i] = int(i * 3);
+    int *device = static_cast<int *>(gpuMemAlloc(stream, n * sizeof(int), 256, false));
+    ASSERT_NE(device, nullptr) << lastError();
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(device) % 256, 0u);
+    gpuMemCopy(stream, device, host.data(), n * sizeof(int));
+    void *kernel = gpuKernelGet(stream, module, "increment");
+    ParamDesc params[] = {{&device, sizeof(device)}, {nullptr, 0}};
+    gpuLaunchKernel(stream, kernel, n, 1, 1, 1, 1, 1, 0, params, nullptr);
+    gpuMemCopy(stream, back.data(), device, n * sizeof(int));
+    gpuWait(stream);
+    for (size_t i = 0; i < n; ++i)
+        ASSERT_EQ(back[i], int(i * 3 + 1)) << i;
+    gpuMemFree(stream, device);
+}
+
+TEST_F(GpuRuntime, SharedMemoryIsTheLastParam) {
+    constexpr size_t groups = 8, group = 64, n = groups * group;
+    int *in = shared<int>(n), *out = shared<int>(groups);
+    for (size_t i = 0; i < n; ++i)
+        in[i] = int(i % 7);
+    void *kernel = gpuKernelGet(stream, module, "group_sum");
+    // The shared-memory slot's ParamDesc only holds the place of the argument.
+    ParamDesc params[] = {{&in, sizeof(in)}, {&out, sizeof(out)}, {nullptr, 1}, {nullptr, 0}};
+    // Lowered code passes sharedMemBytes as a 32-bit integer: garbage in the
+    // upper half of its 64-bit slot must be ignored.
+    size_t sharedBytes = (size_t(0xdeadbeef) << 32) | (group * sizeof(int));
+    gpuLaunchKernel(stream, kernel, groups, 1, 1, group, 1, 1, sharedBytes, params, nullptr);
+    gpuWait(stream);
+    for (size_t g = 0; g < groups; ++g) {
+        int expected = 0;
+        for (size_t i = g * group; i < (g + 1) * group; ++i)
+            expected += int(i % 7);
+        ASSERT_EQ(out[g], expected) << g;
+    }
+}
+
+TEST_F(GpuRuntime, EventChainsAcrossTwoStreamsOfOneContext) {
+    // A second stream on the same device and context as a user-owned one.
+    void *first = gpuCreateStream(nullptr, nullptr);
+    ASSERT_NE(first, nullptr);
+    int *data = static_cast<int *>(gpuMemAlloc(first, 64 * sizeof(int), 64, true));
+    for (int i = 0; i < 64; ++i)
+        data[i] = i;
+    void *m = gpuModuleLoad(first, spirv.data(), spirv.size());
+    EXPECT_EQ(m, module) << "temporary streams share the default engine and its modules";
+    void *kernel = gpuKernelGet(first, m, "increment");
+    ParamDesc params[] = {{&data, sizeof(data)}, {nullptr, 0}};
+    ze_event_handle_t e1 = gpuLaunchKernel(first, kernel, 64, 1, 1, 1, 1, 1, 0, params, nullptr);
+    EventDesc deps1[] = {{e1}, {nullptr}};
+    ze_event_handle_t e2 = gpuLaunchKernel(stream, kernel, 64, 1, 1, 1, 1, 1, 0, params, deps1);
+    EventDesc deps2[] = {{e2}, {nullptr}};
+    gpuLaunchKernel(first, kernel, 64, 1, 1, 1, 1, 1, 0, params, deps2);
+    gpuWait(first);
+    for (int i = 0; i < 64; ++i)
+        ASSERT_EQ(data[i], i + 3) << i;
+    gpuWait(stream);
+    gpuMemFree(first, data);
+    gpuStreamDestroy(first);
+}
+
+TEST_F(GpuRuntime, ModulesAreCachedByContent) {
+    std::vector<char> copy = spirv; // the same bytes at another address
+    EXPECT_EQ(gpuModuleLoad(stream, copy.data(), copy.size()), module);
+    // Other bytes at a reused address are another module.
+    std::vector<char> other = readFile(OTHER_SPV);
+    copy = other;
+    void *otherModule = gpuModuleLoad(stream, copy.data(), copy.size());
+    ASSERT_NE(otherModule, nullptr);
+    EXPECT_NE(otherModule, module);
+    EXPECT_NE(gpuKernelGet(stream, otherModule, "twice"), nullptr);
+    // Kernels are cached per (module, name).
+    EXPECT_EQ(gpuKernelGet(stream, module, "add"), gpuKernelGet(stream, module, "add"));
+    EXPECT_NE(gpuKernelGet(stream, module, "add"), gpuKernelGet(stream, module, "increment"));
+}
+
+TEST_F(GpuRuntime, EventsAreRecycledByWait) {
+    int *data = shared<int>(1);
+    *data = 0;
+    void *kernel = gpuKernelGet(stream, module, "increment");
+    ParamDesc params[] = {{&data, sizeof(data)}, {nullptr, 0}};
+    std::set<ze_event_handle_t> seen;
+    constexpr int rounds = 100, perRound = 1000;
+    for (int r = 0; r < rounds; ++r) {
+        for (int i = 0; i < perRound; ++i)
+            seen.insert(gpuLaunchKernel(stream, kernel, 1, 1, 1, 1, 1, 1, 0, params, nullptr));
+        gpuWait(stream);
+    }
+    EXPECT_EQ(*data, rounds * perRound);
+    // 100k launches reuse the events of one round: nothing grows per launch.
+    EXPECT_LE(seen.size(), size_t(perRound) + 64);
+}
+
+TEST_F(GpuRuntime, UserStreamObjectsOutliveTheWrapper) {
+    ze_driver_handle_t driver;
+    ze_device_handle_t device;
+    uint32_t count = 1;
+    ASSERT_EQ(zeDriverGet(&count, &driver), ZE_RESULT_SUCCESS);
+    count = 1;
+    ASSERT_EQ(zeDeviceGet(driver, &count, &device), ZE_RESULT_SUCCESS);
+    ze_context_desc_t cdesc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0};
+    ze_context_handle_t context;
+    ASSERT_EQ(zeContextCreate(driver, &cdesc, &context), ZE_RESULT_SUCCESS);
+    ze_command_queue_desc_t qdesc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, nullptr, 0, 0, 0,
+                                     ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+                                     ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_list_handle_t list;
+    ASSERT_EQ(zeCommandListCreateImmediate(context, device, &qdesc, &list), ZE_RESULT_SUCCESS);
+
+    imex_gpu_l0_stream_t user = {list, device, context};
+    void *userStream = gpuCreateStreamFromUser(&user);
+    ASSERT_NE(userStream, nullptr) << lastError();
+    void *onContext = gpuCreateStream(device, context);
+    ASSERT_NE(onContext, nullptr) << lastError();
+    int *data = static_cast<int *>(gpuMemAlloc(userStream, 16 * sizeof(int), 0, true));
+    std::memset(data, 0, 16 * sizeof(int));
+    void *m = gpuModuleLoad(userStream, spirv.data(), spirv.size());
+    EXPECT_EQ(gpuModuleLoad(onContext, spirv.data(), spirv.size()), m)
+        << "streams on one device and context share modules";
+    ParamDesc params[] = {{&data, sizeof(data)}, {nullptr, 0}};
+    gpuLaunchKernel(userStream, gpuKernelGet(userStream, m, "increment"), 16, 1, 1, 1, 1, 1, 0,
+                    params, nullptr);
+    gpuWait(userStream);
+    gpuLaunchKernel(onContext, gpuKernelGet(onContext, m, "increment"), 16, 1, 1, 1, 1, 1, 0,
+                    params, nullptr);
+    gpuWait(onContext);
+    for (int i = 0; i < 16; ++i)
+        ASSERT_EQ(data[i], 2);
+    gpuStreamDestroy(userStream);
+    gpuStreamDestroy(onContext);
+
+    // The user's list and context still work, and are still the user's to destroy.
+    int pattern = 7;
+    ASSERT_EQ(zeCommandListAppendMemoryFill(list, data, &pattern, sizeof(pattern), 16 * sizeof(int),
+                                            nullptr, 0, nullptr),
+              ZE_RESULT_SUCCESS);
+    ASSERT_EQ(zeCommandListAppendBarrier(list, nullptr, 0, nullptr), ZE_RESULT_SUCCESS);
+    ze_event_pool_desc_t pdesc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr,
+                                  ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1};
+    ze_event_pool_handle_t pool;
+    ASSERT_EQ(zeEventPoolCreate(context, &pdesc, 1, &device, &pool), ZE_RESULT_SUCCESS);
+    ze_event_desc_t edesc = {ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, 0, ZE_EVENT_SCOPE_FLAG_HOST,
+                             ZE_EVENT_SCOPE_FLAG_HOST};
+    ze_event_handle_t done;
+    ASSERT_EQ(zeEventCreate(pool, &edesc, &done), ZE_RESULT_SUCCESS);
+    ASSERT_EQ(zeCommandListAppendBarrier(list, done, 0, nullptr), ZE_RESULT_SUCCESS);
+    ASSERT_EQ(zeEventHostSynchronize(done, UINT64_MAX), ZE_RESULT_SUCCESS);
+    EXPECT_EQ(data[15], 7);
+    EXPECT_EQ(zeMemFree(context, data), ZE_RESULT_SUCCESS);
+    EXPECT_EQ(zeEventDestroy(done), ZE_RESULT_SUCCESS);
+    EXPECT_EQ(zeEventPoolDestroy(pool), ZE_RESULT_SUCCESS);
+    EXPECT_EQ(zeCommandListDestroy(list), ZE_RESULT_SUCCESS);
+    EXPECT_EQ(zeContextDestroy(context), ZE_RESULT_SUCCESS);
+}
+
+TEST_F(GpuRuntime, ConcurrentStreamsOnTwoThreads) {
+    auto work = [this](int *data) {
+        void *s = gpuCreateStream(nullptr, nullptr);
+        void *k = gpuKernelGet(s, gpuModuleLoad(s, spirv.data(), spirv.size()), "increment");
+        ParamDesc params[] = {{&data, sizeof(data)}, {nullptr, 0}};
+        for (int i = 0; i < 200; ++i)
+            gpuLaunchKernel(s, k, 4, 1, 1, 8, 1, 1, 0, params, nullptr); // 4 groups of 8
+        gpuWait(s);
+        gpuStreamDestroy(s);
+    };
+    int *a = shared<int>(32), *b = shared<int>(32);
+    std::memset(a, 0, 32 * sizeof(int));
+    std::memset(b, 0, 32 * sizeof(int));
+    std::thread t1(work, a), t2(work, b);
+    t1.join();
+    t2.join();
+    for (int i = 0; i < 32; ++i) {
+        ASSERT_EQ(a[i], 200);
+        ASSERT_EQ(b[i], 200);
+    }
+}
+
+// ---- Errors reach the handler with the function's name and the cause.
+
+class GpuRuntimeErrors : public GpuRuntime {
+protected:
+    void TearDown() override {
+        gpuStreamDestroy(stream);
+        gpuSetErrorHandler(nullptr, nullptr);
+    }
+    void expectError(const std::string &function, const std::string &cause) {
+        ASSERT_FALSE(errors.messages.empty()) << "no error reported";
+        const std::string &m = errors.messages.back();
+        EXPECT_NE(m.find(function), std::string::npos) << m;
+        EXPECT_NE(m.find(cause), std::string::npos) << m;
+        errors.messages.clear();
+    }
+};
+
+TEST_F(GpuRuntimeErrors, NullStream) {
+    EXPECT_EQ(gpuMemAlloc(nullptr, 16, 0, true), nullptr);
+    expectError("gpuMemAlloc", "stream is NULL");
+    gpuWait(nullptr);
+    expectError("gpuWait", "stream is NULL");
+    EXPECT_EQ(gpuLaunchKernel(nullptr, nullptr, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr), nullptr);
+    expectError("gpuLaunchKernel", "stream is NULL");
+}
+
+TEST_F(GpuRuntimeErrors, UnknownKernelName) {
+    EXPECT_EQ(gpuKernelGet(stream, module, "no_such_kernel"), nullptr);
+    expectError("gpuKernelGet", "no_such_kernel");
+}
+
+TEST_F(GpuRuntimeErrors, InvalidSpirv) {
+    const char garbage[] = "this is not SPIR-V, only text of some length....";
+    EXPECT_EQ(gpuModuleLoad(stream, garbage, sizeof(garbage) - 1), nullptr);
+    expectError("gpuModuleLoad", "SPIR-V");
+    std::vector<char> truncated(spirv.begin(), spirv.begin() + spirv.size() / 2);
+    truncated.resize(truncated.size() / 4 * 4);
+    EXPECT_EQ(gpuModuleLoad(stream, truncated.data(), truncated.size()), nullptr);
+    expectError("gpuModuleLoad", "");
+}
+
+TEST_F(GpuRuntimeErrors, FreeOfAForeignPointer) {
+    std::vector<int> host(4);
+    gpuMemFree(stream, host.data());
+    expectError("gpuMemFree", "not USM of this stream's context");
+}
+
+TEST_F(GpuRuntimeErrors, WrongParamCount) {
+    void *kernel = gpuKernelGet(stream, module, "add");
+    int *p = shared<int>(1);
+    ParamDesc params[] = {{&p, sizeof(p)}, {nullptr, 0}};
+    EXPECT_EQ(gpuLaunchKernel(stream, kernel, 1, 1, 1, 1, 1, 1, 0, params, nullptr), nullptr);
+    expectError("gpuLaunchKernel", "takes 3 argument(s)");
+    gpuMemFree(stream, p);
+}
+
+TEST_F(GpuRuntimeErrors, DefaultHandlerAborts) {
+    gpuSetErrorHandler(nullptr, nullptr);
+    EXPECT_DEATH(gpuWait(nullptr), "gpuWait: stream is NULL");
+}
+
+} // namespace
