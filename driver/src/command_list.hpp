@@ -1,10 +1,10 @@
 // Command lists. A regular list records commands and replays them onto a
 // command queue's OpenCL queue at zeCommandQueueExecuteCommandLists; an
 // immediate list owns an in-order OpenCL queue and enqueues each command as
-// it is appended. Both go through one function, enqueueCommand().
+// it is appended. Both go through one function, enqueueCommand() (command.hpp).
 #pragma once
 
-#include "kernel.hpp"
+#include "command.hpp"
 #include "object.hpp"
 
 #include <memory>
@@ -15,53 +15,6 @@ namespace ze_opencl {
 
 class Context;
 class Device;
-class Event;
-
-struct Command {
-    enum class Type {
-        Launch,
-        LaunchIndirect,
-        Copy,
-        Fill,
-        CopyRegion,
-        Barrier,
-        Signal,
-        Wait,
-        Reset,
-        WriteTimestamp,  // dst <- the device time when the command runs
-        QueryTimestamps, // dst[i] (+ offsets[i]) <- the kernel timestamps of queried[i]
-    };
-    Type type = Type::Barrier;
-    Event *signal = nullptr;
-    std::vector<Event *> waits;
-
-    // Launch, LaunchIndirect. Regular lists own a snapshot of the arguments;
-    // immediate lists point at the kernel's current values, which are used
-    // before the append returns.
-    Kernel *kernel = nullptr;
-    std::shared_ptr<const KernelLaunch> launch;
-    ze_group_count_t groups = {1, 1, 1};
-    const ze_group_count_t *indirectGroups = nullptr; // read when the launch is enqueued
-
-    // Copy, Fill, CopyRegion
-    void *dst = nullptr;
-    const void *src = nullptr;
-    size_t size = 0;
-    std::vector<uint8_t> pattern;
-    ze_copy_region_t dstRegion = {}, srcRegion = {};
-    uint32_t dstPitch = 0, dstSlicePitch = 0, srcPitch = 0, srcSlicePitch = 0;
-
-    // QueryTimestamps
-    std::vector<Event *> queried;
-    std::vector<size_t> offsets; // empty: results are packed
-};
-
-// Enqueues `command` on the in-order `queue` of `context`: waits, the work,
-// then the signal.
-void enqueueCommand(cl_command_queue queue, const Command &command);
-
-// An in-order OpenCL queue with profiling (kernel timestamps are real).
-cl_command_queue createClQueue(Context *context, Device *device);
 
 class CommandList : public Object {
 public:

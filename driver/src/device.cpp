@@ -8,6 +8,7 @@
 #include <level_zero/ze_ddi.h>
 
 #include <algorithm>
+#include <cctype>
 #include <ctime>
 #include <cstring>
 
@@ -43,6 +44,13 @@ ze_device_fp_flags_t fpFlags(cl_device_fp_config c) {
     if (c & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) f |= ZE_DEVICE_FP_FLAG_ROUNDED_DIVIDE_SQRT;
     if (c & CL_FP_SOFT_FLOAT) f |= ZE_DEVICE_FP_FLAG_SOFT_FLOAT;
     return f;
+}
+
+bool reportAsGpu() {
+    std::string v = options().deviceType;
+    for (char &c : v)
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return v == "GPU";
 }
 
 // cl_intel_required_subgroup_size's query; PoCL answers it on CPU devices.
@@ -97,7 +105,7 @@ Device::Device(Driver *driver, cl_device_id id, uint32_t index)
 }
 
 void Device::getProperties(ze_device_properties_t *p) const {
-    p->type = options().deviceType == "GPU" ? ZE_DEVICE_TYPE_GPU : ZE_DEVICE_TYPE_CPU;
+    p->type = reportAsGpu() ? ZE_DEVICE_TYPE_GPU : ZE_DEVICE_TYPE_CPU;
     p->vendorId = vendorId_;
     p->deviceId = index_;
     p->flags = ZE_DEVICE_PROPERTY_FLAG_INTEGRATED; // shares the host's memory

@@ -147,11 +147,20 @@ ze_result_t ZE_APICALL zeDriverGetIpcProperties(ze_driver_handle_t hDriver,
     });
 }
 
+// The one extension the driver implements (zeKernelSetGlobalOffsetExp),
+// announced so frameworks that look for it use it.
 ze_result_t ZE_APICALL zeDriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t *pCount,
-                                                      ze_driver_extension_properties_t *) {
+                                                      ze_driver_extension_properties_t *props) {
     return boundary([&] {
         fromHandle<Driver>(hDriver);
-        *notNull(pCount) = 0;
+        notNull(pCount);
+        if (*pCount == 0 || props == nullptr) {
+            *pCount = 1;
+            return ZE_RESULT_SUCCESS;
+        }
+        *pCount = 1;
+        copyName(props[0].name, ZE_GLOBAL_OFFSET_EXP_NAME);
+        props[0].version = ZE_GLOBAL_OFFSET_EXP_VERSION_CURRENT;
         return ZE_RESULT_SUCCESS;
     });
 }

@@ -151,8 +151,13 @@ cl_event Kernel::enqueue(cl_command_queue queue, const KernelLaunch &launch,
         offset[i] = launch.offset[i];
     }
     std::lock_guard<std::mutex> lock(enqueueMutex_);
+    applied_.resize(launch.args.size());
     for (size_t i = 0; i < launch.args.size(); ++i) {
         const ArgValue &a = launch.args[i];
+        if (applied_[i] == a)
+            continue;
+        // Forgotten first: if setting fails, the next launch must set it again.
+        applied_[i] = ArgValue();
         cl_uint index = static_cast<cl_uint>(i);
         switch (info_->args[i].kind) {
         case ArgKind::GlobalPointer:
@@ -169,6 +174,7 @@ cl_event Kernel::enqueue(cl_command_queue queue, const KernelLaunch &launch,
             checkCl(clSetKernelArg(cl_, index, a.bytes.size(), a.bytes.data()));
             break;
         }
+        applied_[i] = a;
     }
     cl_event event = nullptr;
     cl_int err = clEnqueueNDRangeKernel(queue, cl_, 3, offset, global, local, numWaits,

@@ -17,6 +17,10 @@ struct ArgValue {
     bool set = false;
     std::vector<uint8_t> bytes; // the value, or the pointer's 8 bytes
     size_t localSize = 0;       // local memory arguments
+
+    bool operator==(const ArgValue &o) const {
+        return set == o.set && localSize == o.localSize && bytes == o.bytes;
+    }
 };
 
 struct KernelLaunch {
@@ -61,7 +65,10 @@ private:
     size_t maxGroupSize_ = 1;
     KernelLaunch launch_; // the values set so far; changed only by the application's thread
     ze_kernel_indirect_access_flags_t indirectAccess_ = 0;
-    std::mutex enqueueMutex_; // guards the cl_kernel's argument state between set and enqueue
+    std::mutex enqueueMutex_; // guards the cl_kernel's argument state and applied_
+    // The values last set on the cl_kernel: setting an argument costs about
+    // as much as the launch on PoCL, so unchanged ones are not set again.
+    std::vector<ArgValue> applied_;
 };
 
 } // namespace ze_opencl

@@ -101,5 +101,52 @@ TEST_F(ContextTest, AllocationsAreTiedToTheirContext) {
     EXPECT_EQ(owner, device_);
 }
 
+// Handles are validated where cheap: a handle of the wrong type is an error,
+// not a crash. The issue allows INVALID_ARGUMENT or INVALID_NULL_HANDLE.
+TEST_F(ContextTest, WrongTypeHandlesAreRejected) {
+    ze_context_desc_t desc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC};
+    Context context;
+    ASSERT_ZE_SUCCESS(zeContextCreate(driver_, &desc, context.out()));
+    auto rejected = [](ze_result_t r) {
+        return r == ZE_RESULT_ERROR_INVALID_ARGUMENT || r == ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    };
+    // A context where a command list, an event, a fence and a kernel belong.
+    const ze_result_t asList =
+        zeCommandListClose(reinterpret_cast<ze_command_list_handle_t>(context.get()));
+    EXPECT_TRUE(rejected(asList)) << resultName(asList);
+    const ze_result_t asEvent =
+        zeEventHostSignal(reinterpret_cast<ze_event_handle_t>(context.get()));
+    EXPECT_TRUE(rejected(asEvent)) << resultName(asEvent);
+    const ze_result_t asFence =
+        zeFenceQueryStatus(reinterpret_cast<ze_fence_handle_t>(context.get()));
+    EXPECT_TRUE(rejected(asFence)) << resultName(asFence);
+    ze_kernel_properties_t props = {ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
+    const ze_result_t asKernel =
+        zeKernelGetProperties(reinterpret_cast<ze_kernel_handle_t>(context.get()), &props);
+    EXPECT_TRUE(rejected(asKernel)) << resultName(asKernel);
+    // A device where a context belongs.
+    const ze_result_t asContext =
+        zeContextGetStatus(reinterpret_cast<ze_context_handle_t>(device_));
+    EXPECT_TRUE(rejected(asContext)) << resultName(asContext);
+    // The context is unharmed.
+    EXPECT_ZE_SUCCESS(zeContextGetStatus(context));
+}
+
+// Freeing memory the driver did not allocate, or freeing twice, is an error
+// and leaves the driver working.
+TEST_F(ContextTest, FreeingForeignOrFreedMemoryIsAnError) {
+    ze_context_desc_t desc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC};
+    Context context;
+    ASSERT_ZE_SUCCESS(zeContextCreate(driver_, &desc, context.out()));
+    int onStack = 0;
+    EXPECT_NE(Result{ZE_RESULT_SUCCESS}, Result{zeMemFree(context, &onStack)});
+    UsmBuffer<int> buffer;
+    ASSERT_ZE_SUCCESS(buffer.allocate(context, device_, UsmKind::Shared, 8));
+    void *ptr = buffer.ptr();
+    buffer.reset();
+    EXPECT_NE(Result{ZE_RESULT_SUCCESS}, Result{zeMemFree(context, ptr)}) << "double free";
+    ASSERT_NO_FATAL_FAILURE(vectorAddIn(context, 6));
+}
+
 } // namespace
 } // namespace zetest

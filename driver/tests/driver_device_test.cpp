@@ -84,6 +84,11 @@ TEST_F(DeviceTest, EveryDeviceBelongsToTheDriver) {
     ASSERT_ZE_SUCCESS(zeDeviceGet(driver_, &count, nullptr));
     std::vector<ze_device_handle_t> devices(count);
     ASSERT_ZE_SUCCESS(zeDeviceGet(driver_, &count, devices.data()));
+    // Asking for more devices than exist corrects the count.
+    uint32_t more = count + 3;
+    std::vector<ze_device_handle_t> extra(more, nullptr);
+    ASSERT_ZE_SUCCESS(zeDeviceGet(driver_, &more, extra.data()));
+    EXPECT_EQ(more, count);
     for (ze_device_handle_t d : devices) {
         EXPECT_NE(d, nullptr);
         uint32_t subDevices = 0;

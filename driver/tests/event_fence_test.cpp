@@ -178,6 +178,37 @@ TEST_F(EventTest, LaunchWaitListGatesTheLaunch) {
     ASSERT_NO_FATAL_FAILURE(expectData("after both gates"));
 }
 
+// A long chain of launches, each waiting for the previous one's event and
+// signaling its own, all events from one pool; the chain is released by a
+// host event at its head.
+TEST_F(EventTest, LongChainThroughManyEventsOfOnePool) {
+    constexpr uint32_t kEvents = 200;
+    EventPool pool;
+    ASSERT_NO_FATAL_FAILURE(createEventPool(pool, kEvents, ZE_EVENT_POOL_FLAG_HOST_VISIBLE));
+    std::vector<Event> events(kEvents);
+    for (uint32_t i = 0; i < kEvents; ++i)
+        ASSERT_NO_FATAL_FAILURE(createEvent(events[i], pool, i));
+    CommandList other;
+    ASSERT_NO_FATAL_FAILURE(createImmediateList(other, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS));
+    Event gate;
+    ASSERT_NO_FATAL_FAILURE(createEvent(gate, 1));
+    ze_event_handle_t previous = gate;
+    for (uint32_t i = 0; i < kEvents; ++i) {
+        // Alternate lists so only the events order the chain.
+        ze_command_list_handle_t list = (i % 2 == 0) ? list_.get() : other.get();
+        const int mul = (i % 3 == 0) ? -1 : 1;
+        ASSERT_ZE_SUCCESS(appendMulAdd(list, mul, static_cast<int>(i % 7), events[i], {previous}));
+        previous = events[i];
+    }
+    EXPECT_ZE_RESULT(ZE_RESULT_NOT_READY, zeEventQueryStatus(events[kEvents - 1]));
+    ASSERT_ZE_SUCCESS(zeEventHostSignal(gate));
+    ASSERT_ZE_SUCCESS(zeEventHostSynchronize(events[kEvents - 1], UINT64_MAX));
+    for (uint32_t i = 0; i < kEvents; ++i)
+        EXPECT_ZE_SUCCESS(zeEventQueryStatus(events[i])) << "event " << i;
+    ASSERT_NO_FATAL_FAILURE(expectData("long chain"));
+    ASSERT_NO_FATAL_FAILURE(syncList(other));
+}
+
 // A dependency chain that ping-pongs between two immediate lists on the
 // same data. The first step is held by a host event so that, without the
 // events, the second list could run ahead; the result proves the order.
@@ -547,6 +578,68 @@ TEST_F(FenceTest, RegularListExecutedTwiceWithAFence) {
         ASSERT_ZE_SUCCESS(zeFenceReset(fence));
         EXPECT_ZE_RESULT(ZE_RESULT_NOT_READY, zeFenceQueryStatus(fence));
     }
+}
+
+// On a synchronous queue the fence is signaled when Execute returns.
+TEST_F(FenceTest, SynchronousQueueSignalsTheFenceOnReturn) {
+    CommandQueue syncQueue;
+    ASSERT_NO_FATAL_FAILURE(createQueue(syncQueue, ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS));
+    ze_fence_desc_t desc = {ZE_STRUCTURE_TYPE_FENCE_DESC};
+    Fence fence;
+    ASSERT_ZE_SUCCESS(zeFenceCreate(syncQueue, &desc, fence.out()));
+    Module module;
+    ASSERT_NO_FATAL_FAILURE(loadModule(module, "basic"));
+    Kernel kernel;
+    ASSERT_NO_FATAL_FAILURE(loadKernel(kernel, module, "increment"));
+    UsmBuffer<int> data;
+    allocate(data, UsmKind::Shared, kN);
+    std::fill(data.data(), data.data() + kN, 1);
+    ASSERT_ZE_SUCCESS(setArgs(kernel, {usm(data)}));
+    ASSERT_ZE_SUCCESS(launch(list_, kernel, {static_cast<uint32_t>(kN), 1, 1}));
+    ASSERT_ZE_SUCCESS(zeCommandListClose(list_));
+    ze_command_list_handle_t list = list_;
+    ASSERT_ZE_SUCCESS(zeCommandQueueExecuteCommandLists(syncQueue, 1, &list, fence));
+    EXPECT_ZE_SUCCESS(zeFenceQueryStatus(fence));
+    for (size_t i = 0; i < kN; ++i)
+        ASSERT_EQ(data[i], 2);
+}
+
+// Lists on two queues ordered only by events: the list submitted first
+// waits for the one submitted second.
+TEST_F(FenceTest, TwoQueuesOrderedByEvents) {
+    CommandQueue secondQueue;
+    ASSERT_NO_FATAL_FAILURE(createQueue(secondQueue, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS));
+    CommandList secondList;
+    ASSERT_NO_FATAL_FAILURE(createList(secondList));
+    Module module;
+    ASSERT_NO_FATAL_FAILURE(loadModule(module, "basic"));
+    Kernel first, second;
+    ASSERT_NO_FATAL_FAILURE(loadKernel(first, module, "mul_add_inplace"));
+    ASSERT_NO_FATAL_FAILURE(loadKernel(second, module, "mul_add_inplace"));
+    UsmBuffer<int> data;
+    allocate(data, UsmKind::Shared, kN);
+    for (size_t i = 0; i < kN; ++i)
+        data[i] = static_cast<int>(i);
+    Event producerDone;
+    ASSERT_NO_FATAL_FAILURE(createEvent(producerDone, 1));
+
+    // list_ on queue_ runs second: data = data * 2 + 1, after producerDone.
+    ASSERT_ZE_SUCCESS(setArgs(first, {usm(data), byValue(2), byValue(1)}));
+    ASSERT_ZE_SUCCESS(
+        launch(list_, first, {static_cast<uint32_t>(kN), 1, 1}, nullptr, {producerDone}));
+    ASSERT_ZE_SUCCESS(zeCommandListClose(list_));
+    // secondList on secondQueue runs first: data = data * -3 + 5.
+    ASSERT_ZE_SUCCESS(setArgs(second, {usm(data), byValue(-3), byValue(5)}));
+    ASSERT_ZE_SUCCESS(launch(secondList, second, {static_cast<uint32_t>(kN), 1, 1}, producerDone));
+    ASSERT_ZE_SUCCESS(zeCommandListClose(secondList));
+
+    ze_command_list_handle_t consumer = list_, producer = secondList;
+    ASSERT_ZE_SUCCESS(zeCommandQueueExecuteCommandLists(queue_, 1, &consumer, nullptr));
+    ASSERT_ZE_SUCCESS(zeCommandQueueExecuteCommandLists(secondQueue, 1, &producer, nullptr));
+    ASSERT_ZE_SUCCESS(zeCommandQueueSynchronize(queue_, UINT64_MAX));
+    ASSERT_ZE_SUCCESS(zeCommandQueueSynchronize(secondQueue, UINT64_MAX));
+    for (size_t i = 0; i < kN; ++i)
+        ASSERT_EQ(data[i], (static_cast<int>(i) * -3 + 5) * 2 + 1) << "i=" << i;
 }
 
 // A fence over work held back by a host event reports NOT_READY until the

@@ -37,7 +37,11 @@ TEST_F(ImmediateListTest, SynchronousModeCompletesEachAppend) {
         b[i] = testValue(i, 4);
     }
     ASSERT_ZE_SUCCESS(setArgs(kernel, {usm(a), usm(b), usm(c)}));
-    ASSERT_ZE_SUCCESS(launch(syncList, kernel, {kN / 8, 1, 1}));
+    Event launched;
+    ASSERT_NO_FATAL_FAILURE(createEvent(launched, 1));
+    ASSERT_ZE_SUCCESS(launch(syncList, kernel, {kN / 8, 1, 1}, launched));
+    // Synchronous mode: the launch, and so its signal, is complete on return.
+    EXPECT_ZE_SUCCESS(zeEventQueryStatus(launched));
     ASSERT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(syncList, result.ptr(), c.ptr(), c.bytes(),
                                                     nullptr, 0, nullptr));
     for (size_t i = 0; i < kN; ++i)

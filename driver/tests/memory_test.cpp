@@ -4,6 +4,8 @@
 #include "ze_test_common.hpp"
 
 #include <array>
+#include <string>
+#include <thread>
 #include <set>
 
 namespace zetest {
@@ -374,6 +376,74 @@ TEST_F(MemoryTest, PrefetchAndAdviseAreAccepted) {
     ASSERT_NO_FATAL_FAILURE(sync());
     for (int i = 0; i < 1024; ++i)
         ASSERT_EQ(data[i], 3);
+}
+
+// A shared allocation need not be associated with a device (hDevice is
+// optional); it is still usable by the device.
+TEST_F(MemoryTest, SharedAllocationWithoutADevice) {
+    ze_device_mem_alloc_desc_t deviceDesc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
+    ze_host_mem_alloc_desc_t hostDesc = {ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
+    void *ptr = nullptr;
+    ASSERT_ZE_SUCCESS(
+        zeMemAllocShared(context_, &deviceDesc, &hostDesc, 64 * sizeof(int), 0, nullptr, &ptr));
+    ASSERT_NE(ptr, nullptr);
+    ze_memory_allocation_properties_t props = {ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+    EXPECT_ZE_SUCCESS(zeMemGetAllocProperties(context_, ptr, &props, nullptr));
+    EXPECT_EQ(props.type, ZE_MEMORY_TYPE_SHARED);
+
+    Module module;
+    ASSERT_NO_FATAL_FAILURE(loadModule(module, "basic"));
+    Kernel kernel;
+    ASSERT_NO_FATAL_FAILURE(loadKernel(kernel, module, "increment"));
+    int *data = static_cast<int *>(ptr);
+    std::fill(data, data + 64, 9);
+    EXPECT_ZE_SUCCESS(zeKernelSetArgumentValue(kernel, 0, sizeof(ptr), &ptr));
+    EXPECT_ZE_SUCCESS(launch(list_, kernel, {64, 1, 1}));
+    sync();
+    for (int i = 0; i < 64; ++i)
+        EXPECT_EQ(data[i], 10) << "i=" << i;
+    EXPECT_ZE_SUCCESS(zeMemFree(context_, ptr));
+}
+
+// Allocation bookkeeping is thread-safe: threads allocate, query and free
+// concurrently, and every query answers for the caller's own allocation.
+TEST_F(MemoryTest, ConcurrentAllocationsAndQueries) {
+    constexpr int kThreads = 4, kRounds = 300;
+    std::vector<std::string> errors(kThreads);
+    auto body = [&](int t) {
+        for (int i = 0; i < kRounds && errors[t].empty(); ++i) {
+            const UsmKind kind = static_cast<UsmKind>((i + t) % 3);
+            UsmBuffer<uint8_t> buffer;
+            const size_t size = 32 + 97 * ((i * 7 + t) % 11);
+            if (buffer.allocate(context_, device_, kind, size, 64) != ZE_RESULT_SUCCESS) {
+                errors[t] = "allocation failed";
+                break;
+            }
+            ze_memory_allocation_properties_t props = {
+                ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+            void *base = nullptr;
+            size_t rangeSize = 0;
+            const ze_memory_type_t expected[] = {ZE_MEMORY_TYPE_HOST, ZE_MEMORY_TYPE_DEVICE,
+                                                 ZE_MEMORY_TYPE_SHARED};
+            if (zeMemGetAllocProperties(context_, buffer.data() + size - 1, &props, nullptr) !=
+                    ZE_RESULT_SUCCESS ||
+                props.type != expected[static_cast<int>(kind)])
+                errors[t] = "wrong properties in round " + std::to_string(i);
+            else if (zeMemGetAddressRange(context_, buffer.data() + size / 2, &base,
+                                          &rangeSize) != ZE_RESULT_SUCCESS ||
+                     base != buffer.ptr() || rangeSize < size)
+                errors[t] = "wrong address range in round " + std::to_string(i);
+            else if (reinterpret_cast<uintptr_t>(buffer.ptr()) % 64 != 0)
+                errors[t] = "misaligned in round " + std::to_string(i);
+        }
+    };
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+        threads.emplace_back(body, t);
+    for (auto &th : threads)
+        th.join();
+    for (int t = 0; t < kThreads; ++t)
+        EXPECT_TRUE(errors[t].empty()) << "thread " << t << ": " << errors[t];
 }
 
 // Many allocations and frees: addresses are reused without stale

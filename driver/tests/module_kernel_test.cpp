@@ -5,8 +5,11 @@
 #include "ze_test_common.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <future>
 #include <numeric>
 #include <set>
+#include <thread>
 
 namespace zetest {
 namespace {
@@ -244,9 +247,20 @@ TEST_F(ModuleTest, LaunchKernelIndirectReadsCountsAtExecution) {
     ze_event_handle_t wait = gate;
     ASSERT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(list_, counts.ptr(), newCounts.ptr(),
                                                     sizeof(ze_group_count_t), nullptr, 1, &wait));
-    ASSERT_ZE_SUCCESS(
-        zeCommandListAppendLaunchKernelIndirect(list_, kernel, counts.data(), nullptr, 0, nullptr));
+    // Appending to an asynchronous list must not wait for earlier commands.
+    // The append runs on another thread so that a driver which does block
+    // (reading the counts at append time) fails this test instead of hanging
+    // it: the bounded wait is only a hang guard, a correct driver returns at
+    // once.
+    std::future<ze_result_t> appended = std::async(std::launch::async, [&] {
+        return zeCommandListAppendLaunchKernelIndirect(list_, kernel, counts.data(), nullptr, 0,
+                                                       nullptr);
+    });
+    const bool returned = appended.wait_for(std::chrono::seconds(60)) == std::future_status::ready;
     ASSERT_ZE_SUCCESS(zeEventHostSignal(gate));
+    EXPECT_TRUE(returned) << "zeCommandListAppendLaunchKernelIndirect blocked until the "
+                             "commands before it had run";
+    ASSERT_ZE_SUCCESS(appended.get());
     ASSERT_NO_FATAL_FAILURE(sync());
     for (uint32_t i = 0; i < n; ++i)
         ASSERT_EQ(data[i], 1) << "i=" << i;
@@ -437,6 +451,53 @@ TEST_F(ModuleTest, KernelNames) {
                                             "increment",  "record_ids",  "fixed_group",
                                             "empty_kernel"};
     EXPECT_EQ(got, expected);
+
+    // Asking for fewer names returns that many.
+    uint32_t two = 2;
+    const char *firstTwo[2] = {nullptr, nullptr};
+    ASSERT_ZE_SUCCESS(zeModuleGetKernelNames(basic_, &two, firstTwo));
+    EXPECT_EQ(two, 2u);
+    for (const char *name : firstTwo) {
+        ASSERT_NE(name, nullptr);
+        EXPECT_EQ(expected.count(name), 1u) << name;
+    }
+}
+
+// zeModuleCreate may be called from several threads at once (the spec says
+// so); each thread builds its own module and runs a kernel from it.
+TEST_F(ModuleTest, ModulesAreCreatedConcurrently) {
+    constexpr int kThreads = 4;
+    const std::vector<uint8_t> spirv = loadSpirv("reduce");
+    ASSERT_FALSE(spirv.empty());
+    std::vector<Module> modules(kThreads);
+    std::vector<ze_result_t> results(kThreads, ZE_RESULT_ERROR_UNKNOWN);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+        threads.emplace_back([&, t] {
+            ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC};
+            desc.format = ZE_MODULE_FORMAT_IL_SPIRV;
+            desc.inputSize = spirv.size();
+            desc.pInputModule = spirv.data();
+            desc.pBuildFlags = "";
+            results[t] = zeModuleCreate(context_, device_, &desc, modules[t].out(), nullptr);
+        });
+    }
+    for (auto &th : threads)
+        th.join();
+    for (int t = 0; t < kThreads; ++t) {
+        ASSERT_ZE_SUCCESS(results[t]) << "thread " << t;
+        Kernel kernel;
+        ASSERT_NO_FATAL_FAILURE(loadKernel(kernel, modules[t], "reduce_sum", 16));
+        UsmBuffer<int> in, partial;
+        allocate(in, UsmKind::Shared, 64);
+        allocate(partial, UsmKind::Shared, 4);
+        std::iota(in.data(), in.data() + 64, t);
+        ASSERT_ZE_SUCCESS(setArgs(kernel, {usm(in), usm(partial), localBytes(16 * sizeof(int))}));
+        ASSERT_ZE_SUCCESS(launch(list_, kernel, {4, 1, 1}));
+        ASSERT_NO_FATAL_FAILURE(sync());
+        for (int g = 0; g < 4; ++g)
+            EXPECT_EQ(partial[g], std::accumulate(in.data() + g * 16, in.data() + g * 16 + 16, 0));
+    }
 }
 
 TEST_F(ModuleTest, KernelPropertiesAndName) {
@@ -516,6 +577,21 @@ TEST_F(ModuleTest, BuildLogOfASuccessfulBuildIsReadable) {
     ASSERT_ZE_SUCCESS(
         createModule(context_, device_, spirv, ZE_MODULE_FORMAT_IL_SPIRV, module, "", &log));
     EXPECT_NE(log, "unset") << "the build log string could not be read";
+
+    // The reported size includes the terminator.
+    ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC};
+    desc.format = ZE_MODULE_FORMAT_IL_SPIRV;
+    desc.inputSize = spirv.size();
+    desc.pInputModule = spirv.data();
+    Module again;
+    BuildLog buildLog;
+    ASSERT_ZE_SUCCESS(zeModuleCreate(context_, device_, &desc, again.out(), buildLog.out()));
+    size_t size = 0;
+    ASSERT_ZE_SUCCESS(zeModuleBuildLogGetString(buildLog, &size, nullptr));
+    ASSERT_GE(size, 1u);
+    std::vector<char> text(size, 'x');
+    ASSERT_ZE_SUCCESS(zeModuleBuildLogGetString(buildLog, &size, text.data()));
+    EXPECT_EQ(text[size - 1], '\0');
 }
 
 // Build flags meant for Intel's compiler are accepted and ignored.
@@ -535,6 +611,54 @@ TEST_F(ModuleTest, OpenClBuildOptionsAreAccepted) {
     ASSERT_ZE_SUCCESS(createModule(context_, device_, spirv, ZE_MODULE_FORMAT_IL_SPIRV, module,
                                    "-cl-mad-enable -cl-fast-relaxed-math"));
     ASSERT_NO_FATAL_FAILURE(checkVectorAdd(module, 4, 64));
+}
+
+// Specialization constants (OpSpecConstant with a SpecId) take their
+// defaults, or the values given in the module descriptor.
+TEST_F(ModuleTest, SpecializationConstants) {
+    const std::vector<uint8_t> spirv = loadSpirv("spec_constants");
+    ASSERT_FALSE(spirv.empty());
+    auto run = [&](const ze_module_constants_t *constants, int64_t expected0, int64_t expected1) {
+        ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC};
+        desc.format = ZE_MODULE_FORMAT_IL_SPIRV;
+        desc.inputSize = spirv.size();
+        desc.pInputModule = spirv.data();
+        desc.pBuildFlags = "";
+        desc.pConstants = constants;
+        Module module;
+        ASSERT_ZE_SUCCESS(zeModuleCreate(context_, device_, &desc, module.out(), nullptr));
+        Kernel kernel;
+        ASSERT_NO_FATAL_FAILURE(loadKernel(kernel, module, "spec_values", 1));
+        UsmBuffer<int64_t> out;
+        allocate(out, UsmKind::Shared, 2);
+        out[0] = out[1] = 0;
+        ASSERT_ZE_SUCCESS(setArgs(kernel, {usm(out)}));
+        ASSERT_ZE_SUCCESS(launch(list_, kernel, {1, 1, 1}));
+        ASSERT_NO_FATAL_FAILURE(sync());
+        EXPECT_EQ(out[0], expected0);
+        EXPECT_EQ(out[1], expected1);
+    };
+    {
+        SCOPED_TRACE("defaults");
+        ASSERT_NO_FATAL_FAILURE(run(nullptr, 42, -5));
+    }
+    {
+        SCOPED_TRACE("both set");
+        const uint32_t ids[] = {7, 9};
+        const int32_t v7 = -1234;
+        const int64_t v9 = int64_t(1) << 40;
+        const void *values[] = {&v7, &v9};
+        const ze_module_constants_t constants = {2, ids, values};
+        ASSERT_NO_FATAL_FAILURE(run(&constants, -1234, int64_t(1) << 40));
+    }
+    {
+        SCOPED_TRACE("one set");
+        const uint32_t ids[] = {9};
+        const int64_t v9 = -77;
+        const void *values[] = {&v9};
+        const ze_module_constants_t constants = {1, ids, values};
+        ASSERT_NO_FATAL_FAILURE(run(&constants, 42, -77));
+    }
 }
 
 // Garbage input is a build failure with a log, never a crash.

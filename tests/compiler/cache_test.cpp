@@ -75,8 +75,12 @@ TEST(MemoryCache, HitAfterMiss) {
     EXPECT_EQ(first.spirv, second.spirv);
     // Every part of the key matters: options, defines, SPIR-V version.
     compile(src, "-DX=1");
-    compile(src, "", {{"X", "1"}});
+    compile(src, "", {{"Y", "1"}});
     compile(src, "", {}, 0x00010100);
+    EXPECT_EQ(stats().memory_misses, s2.memory_misses + 3);
+    // The same define spelled as an option or as an imex_l0_define_t is the
+    // same build.
+    compile(src, "", {{"X", "1"}});
     EXPECT_EQ(stats().memory_misses, s2.memory_misses + 3);
 }
 

@@ -205,10 +205,16 @@ TEST(Compile, ErrorHasLineColumnSourceLineAndCaret) {
 }
 
 TEST(Compile, WarningsAreKeptOnSuccess) {
-    Build b = compile("kernel void k(global int *o) { int unused; o[0] = 1 << 40; }");
+    Build b = compile("kernel void k(global int *o) {\n"
+                      "#warning check this\n"
+                      "    o[0] == 1;\n"
+                      "}\n");
     expectValid(b);
-    EXPECT_NE(b.log.find("kernel.cl:1:"), std::string::npos) << b.log;
-    EXPECT_NE(b.log.find("warning:"), std::string::npos) << b.log;
+    EXPECT_NE(b.log.find("kernel.cl:2:2: warning: check this [-W#warnings]"), std::string::npos)
+        << b.log;
+    EXPECT_NE(b.log.find("kernel.cl:3:10: warning: equality comparison result unused"),
+              std::string::npos)
+        << b.log;
 }
 
 TEST(Compile, MissingIncludeShowsTheChain) {
@@ -255,14 +261,20 @@ TEST(Compile, EmptySource) {
 }
 
 TEST(Compile, OneMegabyteSource) {
-    std::string src = kVectorAdd;
-    int i = 0;
-    while (src.size() < (1u << 20)) {
+    // A realistic large source: a big constant table, helper functions and
+    // comment blocks (generated code often looks like this).
+    std::string src = "constant int table[20000] = {";
+    for (int i = 0; i < 20000; ++i)
+        src += std::to_string((i * 7919) % 100003) + (i % 16 == 15 ? ",\n" : ", ");
+    src += "};\n";
+    for (int i = 0; i < 200; ++i)
         src += "int helper" + std::to_string(i) + "(int x) { return x * " + std::to_string(i) +
-               " + 1; } // padding padding padding padding padding padding padding padding\n";
-        ++i;
-    }
-    src += "kernel void last(global int *o) { o[0] = helper7(o[1]); }\n";
+               " + table[x % 20000]; }\n";
+    src += kVectorAdd;
+    src += "kernel void last(global int *o) { o[0] = helper7(o[1]) + helper199(o[2]); }\n";
+    while (src.size() < (1u << 20))
+        src += "// padding padding padding padding padding padding padding padding padding\n";
+    ASSERT_GE(src.size(), 1u << 20);
     Build b = compile(src);
     expectValid(b);
 }

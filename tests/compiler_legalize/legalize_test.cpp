@@ -420,6 +420,100 @@ TEST(LegalizeMemMove, OursValidatesAndComputes) {
 }
 
 // ---------------------------------------------------------------------------
+// Switch cases sharing a target: each phi lists the switching block once per
+// edge; an OpPhi must name each parent block once.
+
+Reproducer sharedCaseTargetReproducer() {
+    Reproducer r;
+    r.source = R"(
+int classify(int x, int y) {
+  switch (x) {
+  case 3: case 7: case 12: case 20: return 0;
+  case 4: return y + 1;
+  case 9: return y * 2;
+  default: return y - x;
+  }
+}
+__kernel void k(__global const int *in, __global int *out, int n) {
+  int i = get_global_id(0);
+  out[i] = classify(in[i] % 24, i + n);
+})";
+    r.n = 5;
+    r.in = smallValues(r.globalSize, 17, 24);
+    for (int32_t &value : r.in)
+        value = value < 0 ? -value : value;
+    r.outInitial.assign(r.globalSize, 0);
+    r.host = [](const std::vector<int32_t> &in, std::vector<int32_t> &out, int32_t n, uint32_t i) {
+        const int32_t x = in[i] % 24;
+        const int32_t y = static_cast<int32_t>(i) + n;
+        switch (x) {
+        case 3: case 7: case 12: case 20: out[i] = 0; break;
+        case 4: out[i] = y + 1; break;
+        case 9: out[i] = y * 2; break;
+        default: out[i] = y - x; break;
+        }
+    };
+    return r;
+}
+
+TEST(LegalizeSharedCaseTargets, NaivePipelineFailsValidation) {
+    const std::string problem = naiveProblem(sharedCaseTargetReproducer());
+    EXPECT_NE(problem.find("OpPhi"), std::string::npos) << problem;
+}
+
+TEST(LegalizeSharedCaseTargets, OursValidatesAndComputes) {
+    llvm::LLVMContext context;
+    const Reproducer r = sharedCaseTargetReproducer();
+    runAndCheck(r, oursSpirv(r, context));
+}
+
+// ---------------------------------------------------------------------------
+// Lookup tables: with i32 declared native (which keeps odd widths away),
+// SimplifyCFG would turn this switch into a table in address space 0 (private
+// memory at module scope: invalid SPIR-V). Ours builds no lookup tables.
+
+Reproducer lookupTableReproducer() {
+    Reproducer r;
+    r.source = R"(
+__kernel void k(__global const int *in, __global int *out, int n) {
+  int i = get_global_id(0);
+  int v;
+  switch (in[i]) {
+  case 0: v = 1100; break;
+  case 1: v = 2300; break;
+  case 2: v = 3700; break;
+  case 3: v = 4100; break;
+  case 4: v = 5900; break;
+  case 5: v = 6700; break;
+  case 6: v = 7300; break;
+  case 7: v = 8900; break;
+  case 8: v = 9700; break;
+  default: v = -1; break;
+  }
+  out[i] = v * n;
+})";
+    r.n = 3;
+    r.in = smallValues(r.globalSize, 19, 11);
+    r.outInitial.assign(r.globalSize, 0);
+    r.host = [](const std::vector<int32_t> &in, std::vector<int32_t> &out, int32_t n, uint32_t i) {
+        static const int32_t table[9] = {1100, 2300, 3700, 4100, 5900, 6700, 7300, 8900, 9700};
+        out[i] = (in[i] >= 0 && in[i] <= 8 ? table[in[i]] : -1) * n;
+    };
+    return r;
+}
+
+TEST(LegalizeLookupTables, OursBuildsNoPrivateTablesAndComputes) {
+    llvm::LLVMContext context;
+    std::unique_ptr<llvm::Module> module;
+    const Reproducer r = lookupTableReproducer();
+    std::vector<uint32_t> spirv = oursSpirv(r, context, &module);
+    ASSERT_TRUE(module);
+    for (const llvm::GlobalVariable &global : module->globals())
+        EXPECT_NE(global.getAddressSpace(), 0u) << global.getName().str();
+    runAndCheck(r, spirv);
+}
+
+// ---------------------------------------------------------------------------
 // A private array with an initialiser at -O0 becomes a module-scope constant
 // used from a helper function; SPIR-V 1.2 has no entry-point interface rule
 // for it (SPIR-V 1.4 does). Writing 1.2 is what keeps it valid.

@@ -3,7 +3,6 @@
 // (children first), and the status/message functions every call relies on.
 #include "interop_fixtures.hpp"
 
-#include <set>
 #include <thread>
 
 using namespace interop_test;

@@ -136,8 +136,9 @@ public:
     void reset() {
         // A failed destroy here means the library destroyed the user's object
         // (or broke it): exactly what the ownership tests look for.
-        if (h_)
+        if (h_) {
             EXPECT_ZE(Destroy(h_));
+        }
         h_ = nullptr;
     }
 
@@ -179,8 +180,9 @@ public:
     void reset() {
         // zeMemFree fails on memory already freed: a library that freed the
         // user's pointer shows up here.
-        if (ptr_)
+        if (ptr_) {
             EXPECT_ZE(zeMemFree(context_, ptr_));
+        }
         ptr_ = nullptr;
     }
 
@@ -212,8 +214,9 @@ public:
     }
     T release() { return std::exchange(h_, nullptr); }
     void reset() {
-        if (h_)
+        if (h_) {
             EXPECT_IMEX(Destroy(h_));
+        }
         h_ = nullptr;
     }
 

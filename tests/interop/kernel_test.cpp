@@ -142,6 +142,35 @@ kernel void tripled(global float *out) {
     EXPECT_INVALID(imex_l0_register_header("a.h", nullptr), "contents");
 }
 
+TEST_F(KernelTest, ReRegisteredHeaderReachesLaterCompiles) {
+    // "every later compile": the same source, built again after its header
+    // changed, must see the new contents (not a cached build of the old).
+    const char *source = R"CL(
+#include "interop_test/value.h"
+kernel void header_value(global int *out) { out[get_global_id(0)] = HEADER_VALUE; }
+)CL";
+    for (int value : {1, 2}) {
+        std::string contents = "#define HEADER_VALUE " + std::to_string(value) + "\n";
+        ASSERT_IMEX(imex_l0_register_header("interop_test/value.h", contents.c_str()));
+        Kernel kernel;
+        ASSERT_IMEX(imex_l0_kernel_create_from_source(kernel.out(), engine.get(), source,
+                                                      "header_value", nullptr, 0, nullptr));
+        UsmBuffer out = allocShared(4 * sizeof(int));
+        imex_l0_exec_arg_t args[] = {usmArg(out.get())};
+        imex_l0_range_t range = range1d(4);
+        ASSERT_IMEX(imex_l0_interop_kernel_execute(kernel.get(), stream.get(), 1, args, &range, 0,
+                                                   nullptr, nullptr));
+        ASSERT_IMEX(imex_l0_stream_wait(stream.get()));
+        for (int i = 0; i < 4; ++i)
+            EXPECT_EQ(out.as<int>()[i], value) << "header registered with " << value;
+        // The compile-only path sees it too.
+        void *spirv = nullptr;
+        size_t size = 0;
+        ASSERT_IMEX(imex_l0_compile_opencl_c(source, nullptr, 0, nullptr, &spirv, &size, nullptr));
+        imex_l0_free(spirv);
+    }
+}
+
 TEST_F(KernelTest, CompileErrorReturnsTheBuildLog) {
     const char *broken = "kernel void broken(global int *out) {\n"
                          "    out[0] = undeclared_name;\n"
@@ -395,8 +424,9 @@ TEST_F(KernelTest, ArgumentIntrospection) {
             EXPECT_EQ(kind, kinds[i]) << "argument " << i;
             // A local argument's size is chosen per launch, so only values
             // and pointers have a fixed size.
-            if (kinds[i] != imex_l0_arg_kind_local)
+            if (kinds[i] != imex_l0_arg_kind_local) {
                 EXPECT_EQ(size, sizes[i]) << "argument " << i;
+            }
         }
         imex_l0_arg_kind_t kind = imex_l0_arg_kind_local;
         size_t size = 99;

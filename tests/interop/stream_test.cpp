@@ -223,8 +223,9 @@ TEST_F(CopyTest, MemcpyOddSizesBetweenEveryKind) {
                                            &e3));
         ASSERT_ZE(zeEventHostSynchronize(e3, UINT64_MAX));
         EXPECT_EQ(std::memcmp(back.get(), host.get(), size), 0) << "size " << size;
-        if (size < 65537)
+        if (size < 65537) {
             EXPECT_EQ(back.as<uint8_t>()[size], 0) << "copied past the end, size " << size;
+        }
         for (auto e : {e1, e2, e3})
             ASSERT_IMEX(imex_l0_event_release(engine.get(), e));
     }

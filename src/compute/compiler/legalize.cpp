@@ -40,15 +40,16 @@ namespace {
 // SPIR has no LLVM target in LLVM 15, so there is no TargetMachine: the
 // pipeline runs with the default target answers, as clang's own -O<n> does for
 // spir64, except for two target facts. Lookup tables: none (see
-// legalize_target_info.cpp). Native integer widths: spir64's data layout has no "n" entry, so every width counts as
-// equally (il)legal and InstCombine / SimplifyCFG happily narrow values to i2
-// or i31. "n8:16:32:64" is what the upstream SPIR-V backend declares; with it
+// legalize_target_info.cpp). Native integer widths: spir64's data layout has
+// no "n" entry, so every width counts as equally (il)legal and InstCombine /
+// SimplifyCFG happily narrow values to i2 or i31. "n8:16:32:64" is what the upstream SPIR-V backend declares; with it
 // those passes keep to widths SPIR-V has. It changes no type size or alignment,
 // and the module gets its original layout back afterwards.
 //
 // The legalisation passes run in the same pass manager, after the optimiser:
 // freeze removal, vector select conditions, memmove lowering, integer widths,
-// and block order last of all (memmove lowering adds blocks). Returns the
+// duplicate phi edges, and block order last of all (the passes before it add
+// blocks). Returns the
 // first integer-width problem, or "".
 std::string runPipeline(llvm::Module &module, unsigned optLevel) {
     const std::string originalLayout = module.getDataLayoutStr();
@@ -96,6 +97,7 @@ std::string runPipeline(llvm::Module &module, unsigned optLevel) {
     legalization.addPass(VectorSelectConditionPass());
     legalization.addPass(MemMoveLoweringPass());
     legalization.addPass(IntegerWidthPass(&widthProblem));
+    legalization.addPass(DuplicateEdgeSplitPass());
     legalization.addPass(DominatorBlockOrderPass());
     passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(legalization)));
     passes.run(module, moduleAnalyses);

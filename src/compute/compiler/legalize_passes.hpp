@@ -58,6 +58,15 @@ struct MemMoveLoweringPass : llvm::PassInfoMixin<MemMoveLoweringPass> {
     static bool lowerMemMoves(llvm::Function &function);
 };
 
+// Routes repeated edges from one block to a phi-carrying block (switch cases
+// with the same target) through a new block, so that each OpPhi names each
+// parent block once, as SPIR-V requires; see legalize_phi_edges.cpp.
+struct DuplicateEdgeSplitPass : llvm::PassInfoMixin<DuplicateEdgeSplitPass> {
+    llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &analyses);
+    static bool isRequired() { return true; } // also on optnone (-O0) functions
+    static bool splitDuplicateEdges(llvm::Function &function);
+};
+
 // SPIR-V integers are 8, 16, 32 or 64 bits wide (plus bool). Rewrites values
 // of other widths (i2, i24, i31, ... created by optimisation) on the next legal
 // width. Returns "" when the function is free of illegal widths afterwards,

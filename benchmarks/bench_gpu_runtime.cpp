@@ -1,0 +1,142 @@
+// The gpu* wrappers against the raw Level Zero calls underneath, on the same
+// driver and the same immediate list (the gpu stream wraps the benchmark's
+// list with gpuCreateStreamFromUser):
+//  - gpuLaunchKernel of an empty kernel with four pointer parameters, which
+//    always returns an event, against zeKernelSetArgumentValue x4 +
+//    zeCommandListAppendLaunchKernel signalling an event of a raw pool. Both
+//    synchronise every kBatch launches: gpuWait (which recycles the events it
+//    handed out) on one side, a barrier + host wait + event resets on the other;
+//  - gpuKernelGet of a cached kernel (absolute target).
+#include "alloc_counter.hpp"
+#include "bench_common.hpp"
+
+#include "imex_gpu_runtime.h"
+
+#include <array>
+
+namespace {
+
+constexpr size_t kArgs = 4;
+
+struct Setup {
+    bench::ZeSetup ze;
+    std::string spirv =
+        bench::readFile(std::string(IMEX_BENCH_SPIRV_DIR) + "/empty.spv");
+    std::array<void *, kArgs> buffers{};
+    void *stream = nullptr;
+    void *module = nullptr;
+
+    Setup() {
+        ze_device_mem_alloc_desc_t desc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
+        for (void *&b : buffers)
+            BENCH_ZE(zeMemAllocDevice(ze.context, &desc, 64, 0, ze.device, &b));
+        const imex_gpu_l0_stream_t user = {ze.list, ze.device, ze.context};
+        stream = gpuCreateStreamFromUser(&user); // failures abort in the default handler
+        module = gpuModuleLoad(stream, spirv.data(), spirv.size());
+    }
+    ~Setup() {
+        gpuStreamDestroy(stream);
+        for (void *b : buffers)
+            zeMemFree(ze.context, b);
+    }
+};
+
+Setup &setup() {
+    static Setup s;
+    return s;
+}
+
+void Launch_Raw(benchmark::State &state) {
+    ze_module_handle_t module = setup().ze.createModule(setup().spirv);
+    ze_kernel_handle_t kernel = bench::ZeSetup::createKernel(module, "empty4");
+    ze_event_pool_handle_t pool = setup().ze.createEventPool(uint32_t(bench::kBatch));
+    std::vector<ze_event_handle_t> events;
+    for (uint32_t i = 0; i < bench::kBatch; ++i)
+        events.push_back(bench::ZeSetup::createEvent(pool, i));
+    const auto &buffers = setup().buffers;
+    const ze_group_count_t groups = {1, 1, 1};
+    auto launch = [&](ze_event_handle_t signal) {
+        for (uint32_t i = 0; i < kArgs; ++i)
+            BENCH_ZE(zeKernelSetArgumentValue(kernel, i, sizeof(void *), &buffers[i]));
+        BENCH_ZE(zeCommandListAppendLaunchKernel(setup().ze.list, kernel, &groups, signal, 0,
+                                                 nullptr));
+    };
+    auto wait = [&] {
+        setup().ze.syncList();
+        for (ze_event_handle_t e : events)
+            BENCH_ZE(zeEventHostReset(e));
+    };
+    for (int round = 0; round < 2; ++round) { // PoCL compiles at the first launch
+        for (ze_event_handle_t e : events)
+            launch(e);
+        wait();
+    }
+    bench::AllocCount before = bench::threadAllocations();
+    int64_t n = 0;
+    for (auto _ : state) {
+        launch(events[size_t(n % bench::kBatch)]);
+        if (++n % bench::kBatch == 0)
+            wait();
+    }
+    bench::publishAllocations(state, before);
+    wait();
+    for (ze_event_handle_t e : events)
+        zeEventDestroy(e);
+    zeEventPoolDestroy(pool);
+    zeKernelDestroy(kernel);
+    zeModuleDestroy(module);
+}
+
+void Launch_GpuRuntime(benchmark::State &state) {
+    void *stream = setup().stream;
+    void *kernel = gpuKernelGet(stream, setup().module, "empty4");
+    auto buffers = setup().buffers;
+    ParamDesc params[kArgs + 1] = {{&buffers[0], sizeof(void *)},
+                                   {&buffers[1], sizeof(void *)},
+                                   {&buffers[2], sizeof(void *)},
+                                   {&buffers[3], sizeof(void *)},
+                                   {nullptr, 0}};
+    auto launch = [&] {
+        benchmark::DoNotOptimize(
+            gpuLaunchKernel(stream, kernel, 1, 1, 1, 1, 1, 1, 0, params, nullptr));
+    };
+    for (int round = 0; round < 2; ++round) { // the engine's event pool reaches its size
+        for (int64_t i = 0; i < bench::kBatch; ++i)
+            launch();
+        gpuWait(stream);
+    }
+    bench::AllocCount before = bench::threadAllocations();
+    int64_t n = 0;
+    for (auto _ : state) {
+        launch();
+        if (++n % bench::kBatch == 0)
+            gpuWait(stream);
+    }
+    bench::publishAllocations(state, before);
+    gpuWait(stream);
+}
+
+void KernelGet_Cached(benchmark::State &state) {
+    void *stream = setup().stream;
+    void *module = setup().module;
+    gpuKernelGet(stream, module, "empty4");
+    for (auto _ : state)
+        benchmark::DoNotOptimize(gpuKernelGet(stream, module, "empty4"));
+}
+
+} // namespace
+
+BENCHMARK(Launch_Raw)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(Launch_GpuRuntime)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(KernelGet_Cached)->UseRealTime()->Unit(benchmark::kNanosecond);
+
+int main(int argc, char **argv) {
+    using bench::Metric;
+    bench::useBuiltDriver();
+    setup(); // stream and module before the first measurement
+    return bench::runWithSummary(argc, argv,
+                                 {
+                                     {"Launch_GpuRuntime", "Launch_Raw", 1.10, Metric::cpuTime},
+                                     {"KernelGet_Cached", "", 100e-9, Metric::cpuTime},
+                                 });
+}

@@ -1,0 +1,256 @@
+// imex_l0_interop_kernel_execute against the minimal raw Level Zero sequence
+// the library must issue for the same launch (zeKernelSetArgumentValue per
+// argument + zeCommandListAppendLaunchKernel), on the same driver and the
+// same immediate list, without and with a returned event. Both sides launch
+// an empty kernel with four USM pointer arguments and synchronise the list
+// every kBatch launches the same way; with events, the raw side signals
+// events of its own pool and resets them after the synchronisation, the
+// library side releases the events it was given (which resets them).
+//
+// Heap allocations of the launching thread are counted per launch; the
+// difference to the raw sequence is what the library allocates.
+//
+// Also: creating a kernel from OpenCL C a second time (a cache hit), next
+// to zeKernelCreate on an existing module.
+#include "alloc_counter.hpp"
+#include "bench_common.hpp"
+
+#include "imex_l0_interop.h"
+
+#include <array>
+
+namespace {
+
+constexpr size_t kArgs = 4;
+
+std::string spirvPath(const char *name) {
+    return std::string(IMEX_BENCH_SPIRV_DIR) + "/" + name + ".spv";
+}
+
+// The Level Zero objects both sides share, and the library's objects over them.
+struct Setup {
+    bench::ZeSetup ze;
+    std::string spirv = bench::readFile(spirvPath("empty"));
+    std::array<void *, kArgs> buffers{};
+    imex_l0_engine_t engine = nullptr;
+    imex_l0_stream_t stream = nullptr;
+
+    Setup() {
+        ze_device_mem_alloc_desc_t desc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
+        for (void *&b : buffers)
+            BENCH_ZE(zeMemAllocDevice(ze.context, &desc, 64, 0, ze.device, &b));
+        check(imex_l0_interop_engine_create(&engine, ze.driver, ze.device, ze.context));
+        check(imex_l0_interop_stream_create(&stream, engine, ze.list));
+    }
+    ~Setup() {
+        imex_l0_stream_destroy(stream);
+        imex_l0_engine_destroy(engine);
+        for (void *b : buffers)
+            zeMemFree(ze.context, b);
+    }
+
+    static void check(imex_l0_status_t status) {
+        if (status != imex_l0_success) {
+            std::fprintf(stderr, "%s: %s\n", imex_l0_status_str(status),
+                         imex_l0_last_error_message());
+            std::abort();
+        }
+    }
+};
+
+Setup &setup() {
+    static Setup s;
+    return s;
+}
+
+// The raw side's own module and kernel, so the two sides never share
+// argument state on one kernel handle.
+struct RawKernel {
+    ze_module_handle_t module;
+    ze_kernel_handle_t kernel;
+    RawKernel() {
+        module = setup().ze.createModule(setup().spirv);
+        kernel = bench::ZeSetup::createKernel(module, "empty4");
+    }
+    ~RawKernel() {
+        zeKernelDestroy(kernel);
+        zeModuleDestroy(module);
+    }
+    void launch(ze_event_handle_t signal) const {
+        const auto &buffers = setup().buffers;
+        for (uint32_t i = 0; i < kArgs; ++i)
+            BENCH_ZE(zeKernelSetArgumentValue(kernel, i, sizeof(void *), &buffers[i]));
+        const ze_group_count_t groups = {1, 1, 1};
+        BENCH_ZE(zeCommandListAppendLaunchKernel(setup().ze.list, kernel, &groups, signal, 0,
+                                                 nullptr));
+    }
+};
+
+struct LibraryKernel {
+    imex_l0_kernel_t kernel = nullptr;
+    std::array<imex_l0_exec_arg_t, kArgs> args{};
+    imex_l0_range_t range = {{1, 1, 1}, {1, 1, 1}};
+    LibraryKernel() {
+        const std::string &spirv = setup().spirv;
+        Setup::check(imex_l0_kernel_create_from_spirv(&kernel, setup().engine, spirv.data(),
+                                                      spirv.size(), "empty4", nullptr));
+        for (size_t i = 0; i < kArgs; ++i)
+            args[i] = {imex_l0_arg_usm, nullptr, setup().buffers[i], 0};
+    }
+    ~LibraryKernel() { imex_l0_kernel_destroy(kernel); }
+    void launch(ze_event_handle_t *event) const {
+        Setup::check(imex_l0_interop_kernel_execute(kernel, setup().stream, kArgs, args.data(),
+                                                    &range, 0, nullptr, event));
+    }
+};
+
+// Warms both sides up (PoCL compiles the work-group function at the first
+// launch; the engine's event pool grows to its steady size) before timing.
+template <typename Launch> void warmUp(Launch launch) {
+    for (int i = 0; i < 2; ++i) {
+        for (int64_t n = 0; n < bench::kBatch; ++n)
+            launch(n);
+        setup().ze.syncList();
+    }
+}
+
+void Execute_Raw(benchmark::State &state) {
+    RawKernel k;
+    warmUp([&](int64_t) { k.launch(nullptr); });
+    bench::AllocCount before = bench::threadAllocations();
+    int64_t n = 0;
+    for (auto _ : state) {
+        k.launch(nullptr);
+        if (++n % bench::kBatch == 0)
+            setup().ze.syncList();
+    }
+    bench::publishAllocations(state, before);
+    setup().ze.syncList();
+}
+
+void Execute_Library(benchmark::State &state) {
+    LibraryKernel k;
+    warmUp([&](int64_t) { k.launch(nullptr); });
+    bench::AllocCount before = bench::threadAllocations();
+    int64_t n = 0;
+    for (auto _ : state) {
+        k.launch(nullptr);
+        if (++n % bench::kBatch == 0)
+            setup().ze.syncList();
+    }
+    bench::publishAllocations(state, before);
+    setup().ze.syncList();
+}
+
+void ExecuteEvent_Raw(benchmark::State &state) {
+    RawKernel k;
+    ze_event_pool_handle_t pool = setup().ze.createEventPool(uint32_t(bench::kBatch));
+    std::vector<ze_event_handle_t> events;
+    for (uint32_t i = 0; i < bench::kBatch; ++i)
+        events.push_back(bench::ZeSetup::createEvent(pool, i));
+    auto resetAll = [&] {
+        for (ze_event_handle_t e : events)
+            BENCH_ZE(zeEventHostReset(e));
+    };
+    warmUp([&](int64_t i) { k.launch(events[size_t(i)]); });
+    resetAll();
+    bench::AllocCount before = bench::threadAllocations();
+    int64_t n = 0;
+    for (auto _ : state) {
+        k.launch(events[size_t(n % bench::kBatch)]);
+        if (++n % bench::kBatch == 0) {
+            setup().ze.syncList();
+            resetAll();
+        }
+    }
+    bench::publishAllocations(state, before);
+    setup().ze.syncList();
+    for (ze_event_handle_t e : events)
+        zeEventDestroy(e);
+    zeEventPoolDestroy(pool);
+}
+
+void ExecuteEvent_Library(benchmark::State &state) {
+    LibraryKernel k;
+    std::vector<ze_event_handle_t> events(size_t(bench::kBatch), nullptr);
+    auto releaseAll = [&](size_t count) {
+        for (size_t i = 0; i < count; ++i)
+            Setup::check(imex_l0_event_release(setup().engine, events[i]));
+    };
+    warmUp([&](int64_t i) {
+        k.launch(&events[size_t(i)]);
+        if (i + 1 == bench::kBatch) {
+            setup().ze.syncList();
+            releaseAll(size_t(bench::kBatch));
+        }
+    });
+    bench::AllocCount before = bench::threadAllocations();
+    int64_t n = 0;
+    for (auto _ : state) {
+        k.launch(&events[size_t(n % bench::kBatch)]);
+        if (++n % bench::kBatch == 0) {
+            setup().ze.syncList();
+            releaseAll(size_t(bench::kBatch));
+        }
+    }
+    bench::publishAllocations(state, before);
+    setup().ze.syncList();
+    releaseAll(size_t(n % bench::kBatch));
+}
+
+// ------------------------------------------------------ kernel creation
+
+void KernelCreate_Raw(benchmark::State &state) {
+    ze_module_handle_t module = setup().ze.createModule(setup().spirv);
+    ze_kernel_desc_t desc = {ZE_STRUCTURE_TYPE_KERNEL_DESC};
+    desc.pKernelName = "empty4";
+    for (auto _ : state) {
+        ze_kernel_handle_t kernel = nullptr;
+        BENCH_ZE(zeKernelCreate(module, &desc, &kernel));
+        BENCH_ZE(zeKernelDestroy(kernel));
+    }
+    zeModuleDestroy(module);
+}
+
+// The second and later creations from the same source hit the engine's
+// cache; each iteration creates and destroys the user's kernel object.
+void KernelCreate_Source_CacheHit(benchmark::State &state) {
+    std::string source = bench::readFile(std::string(IMEX_BENCH_KERNEL_DIR) + "/stencil.cl");
+    imex_l0_kernel_t kernel = nullptr;
+    imex_l0_status_t status = imex_l0_kernel_create_from_source(
+        &kernel, setup().engine, source.c_str(), "stencil", nullptr, 0, nullptr);
+    if (status != imex_l0_success) {
+        std::string why = std::string("the first compile failed (") +
+                          imex_l0_status_str(status) + "): " + imex_l0_last_error_message();
+        state.SkipWithError(why.c_str());
+        return;
+    }
+    imex_l0_kernel_destroy(kernel);
+    for (auto _ : state) {
+        Setup::check(imex_l0_kernel_create_from_source(&kernel, setup().engine, source.c_str(),
+                                                       "stencil", nullptr, 0, nullptr));
+        Setup::check(imex_l0_kernel_destroy(kernel));
+    }
+}
+
+} // namespace
+
+BENCHMARK(Execute_Raw)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(Execute_Library)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(ExecuteEvent_Raw)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(ExecuteEvent_Library)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(KernelCreate_Raw)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(KernelCreate_Source_CacheHit)->UseRealTime()->Unit(benchmark::kMicrosecond);
+
+int main(int argc, char **argv) {
+    using bench::Metric;
+    bench::useBuiltDriver();
+    setup(); // engine and stream before the first measurement
+    return bench::runWithSummary(argc, argv,
+                                 {
+                                     {"Execute_Library", "Execute_Raw", 1.05, Metric::cpuTime},
+                                     {"ExecuteEvent_Library", "ExecuteEvent_Raw", 1.05, Metric::cpuTime},
+                                     {"KernelCreate_Source_CacheHit", "KernelCreate_Raw", 0},
+                                     {"KernelCreate_Source_CacheHit", "", 10e-6, Metric::cpuTime},
+                                 });
+}

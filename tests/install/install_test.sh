@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs the build into a temporary prefix, builds tests/install/consumer
+# against the installed CMake package, checks the pkg-config file, and runs
+# the consumer on the installed driver.
+set -euo pipefail
+build_dir="$1"
+source_dir="$2"
+prefix="$(mktemp -d)"
+trap 'rm -rf "$prefix"' EXIT
+cmake --install "$build_dir" --prefix "$prefix" > /dev/null
+cmake -S "$source_dir/tests/install/consumer" -B "$prefix/consumer-build" \
+      -DCMAKE_PREFIX_PATH="$prefix" > /dev/null
+cmake --build "$prefix/consumer-build" > /dev/null
+PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs imex_l0_interop
+lib_dir="$(ls -d "$prefix"/lib*/ | head -1)"
+ZE_ENABLE_ALT_DRIVERS="${lib_dir}libze_opencl.so" LD_LIBRARY_PATH="$lib_dir" \
+    "$prefix/consumer-build/consumer"
