@@ -3,16 +3,26 @@
 //  - useBuiltDriver(): points the Level Zero loader at the driver built with
 //    the benchmarks unless ZE_ENABLE_ALT_DRIVERS is already set, so every
 //    program runs standalone;
-//  - checkZe()/checkCl(): a failed call in a benchmark is a bug in the setup,
-//    so it prints the call and its result and aborts;
+//  - BENCH_ZE(call) (and BENCH_CL in bench_driver): a failed call in a
+//    benchmark is a bug in the setup, so it prints the call and its result
+//    and aborts;
 //  - readFile(): SPIR-V and OpenCL C inputs compiled or copied at build time;
 //  - ZeSetup: the first driver/device, a context and one asynchronous
 //    immediate list, plus syncList(), the one host synchronisation every L0
 //    case uses (barrier -> event -> host wait -> reset);
 //  - Summary: a reporter that prints Google Benchmark's usual table and then,
-//    from the same run, the median of each case next to the median of its
-//    baseline, their ratio and the target.
+//    from the same run, the median real and CPU times of each case next to
+//    its baseline's, their ratios, the target, and the allocation counters;
+//  - runWithSummary(): main() of every program (defaults for a noisy machine);
+//  - InstructionWindow: marks a case's timed loop for callgrind, so that
+//    benchmarks/callgrind_per_iteration.sh can count the host
+//    instructions per iteration, a figure the machine's load does not move.
 #pragma once
+
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define BENCH_HAVE_CALLGRIND 1
+#endif
 
 #include <benchmark/benchmark.h>
 #include <level_zero/ze_api.h>
@@ -134,6 +144,36 @@ struct ZeSetup {
         BENCH_ZE(zeEventHostSynchronize(syncEvent, UINT64_MAX));
         BENCH_ZE(zeEventHostReset(syncEvent));
     }
+};
+
+// Under callgrind (--collect-atstart=no), collects exactly the timed loop of
+// a case and dumps it with the case's name and iteration count; elsewhere a
+// few instructions that do nothing.
+class InstructionWindow {
+public:
+    InstructionWindow(const benchmark::State &state, const char *name)
+        : state_(state), name_(name) {
+#ifdef BENCH_HAVE_CALLGRIND
+        CALLGRIND_ZERO_STATS;
+        CALLGRIND_TOGGLE_COLLECT;
+#endif
+    }
+    ~InstructionWindow() {
+#ifdef BENCH_HAVE_CALLGRIND
+        CALLGRIND_TOGGLE_COLLECT;
+        if (RUNNING_ON_VALGRIND) {
+            std::string label =
+                std::string(name_) + " iterations=" + std::to_string(state_.iterations());
+            CALLGRIND_DUMP_STATS_AT(label.c_str());
+        }
+#endif
+    }
+    InstructionWindow(const InstructionWindow &) = delete;
+    InstructionWindow &operator=(const InstructionWindow &) = delete;
+
+private:
+    const benchmark::State &state_;
+    const char *name_;
 };
 
 // Launches between two host synchronisations in the pipelined cases.

@@ -78,8 +78,9 @@ std::string largeKernel() {
              "        if (acc > " + n + ".0f) acc = acc * 0.5f + j;\n"
              "        else acc += sin(acc) * " + n + ".25f;\n"
              "    }\n"
-             "    switch (k & 3) { case 0: acc += 1; break; case 1: acc -= 2; break;\n"
-             "                     case 2: acc *= 3; break; default: acc = -acc; }\n"
+             "    if (k > 100) acc += 1;\n"
+             "    else if (k > 10) acc *= 3;\n"
+             "    else acc = -acc;\n"
              "    return acc;\n"
              "}\n\n";
     }
@@ -120,7 +121,7 @@ kernel void mix(global float4 *v, global const int *sel, volatile global int *co
     }
     if (r > 100.0f)
         atomic_inc(count);
-    v[i] = x * r + (float4)(i % 7, i / 7, 0, 1);
+    v[i] = x * r + (float4)(i, i + 1, 0, 1);
 }
 )";
     return s;

@@ -142,11 +142,14 @@ void Launch_Pipelined_OpenCL(benchmark::State &state) {
                                     nullptr)); // PoCL compiles the work-group function here
     BENCH_CL(clFinish(q));
     int64_t n = 0;
-    for (auto _ : state) {
-        BENCH_CL(clEnqueueNDRangeKernel(q, k.kernel, 1, nullptr, &kOneItem, &kOneItem, 0, nullptr,
-                                        nullptr));
-        if (++n % bench::kBatch == 0)
-            BENCH_CL(clFinish(q));
+    {
+        bench::InstructionWindow window(state, __func__);
+        for (auto _ : state) {
+            BENCH_CL(clEnqueueNDRangeKernel(q, k.kernel, 1, nullptr, &kOneItem, &kOneItem, 0, nullptr,
+                                            nullptr));
+            if (++n % bench::kBatch == 0)
+                BENCH_CL(clFinish(q));
+        }
     }
     BENCH_CL(clFinish(q));
 }
@@ -157,10 +160,13 @@ void Launch_Pipelined_L0(benchmark::State &state) {
     BENCH_ZE(zeCommandListAppendLaunchKernel(list, k.kernel, &kOneGroup, nullptr, 0, nullptr));
     ze().syncList();
     int64_t n = 0;
-    for (auto _ : state) {
-        BENCH_ZE(zeCommandListAppendLaunchKernel(list, k.kernel, &kOneGroup, nullptr, 0, nullptr));
-        if (++n % bench::kBatch == 0)
-            ze().syncList();
+    {
+        bench::InstructionWindow window(state, __func__);
+        for (auto _ : state) {
+            BENCH_ZE(zeCommandListAppendLaunchKernel(list, k.kernel, &kOneGroup, nullptr, 0, nullptr));
+            if (++n % bench::kBatch == 0)
+                ze().syncList();
+        }
     }
     ze().syncList();
 }
@@ -168,10 +174,13 @@ void Launch_Pipelined_L0(benchmark::State &state) {
 void Launch_Sync_OpenCL(benchmark::State &state) {
     ClKernel k("empty", "empty");
     cl_command_queue q = cl().queue;
-    for (auto _ : state) {
-        BENCH_CL(clEnqueueNDRangeKernel(q, k.kernel, 1, nullptr, &kOneItem, &kOneItem, 0, nullptr,
-                                        nullptr));
-        BENCH_CL(clFinish(q));
+    {
+        bench::InstructionWindow window(state, __func__);
+        for (auto _ : state) {
+            BENCH_CL(clEnqueueNDRangeKernel(q, k.kernel, 1, nullptr, &kOneItem, &kOneItem, 0, nullptr,
+                                            nullptr));
+            BENCH_CL(clFinish(q));
+        }
     }
 }
 
@@ -182,10 +191,13 @@ void Launch_Sync_L0(benchmark::State &state) {
     ze_command_list_handle_t list = ze().list;
     ze_event_pool_handle_t pool = ze().createEventPool(1);
     ze_event_handle_t done = bench::ZeSetup::createEvent(pool, 0);
-    for (auto _ : state) {
-        BENCH_ZE(zeCommandListAppendLaunchKernel(list, k.kernel, &kOneGroup, done, 0, nullptr));
-        BENCH_ZE(zeEventHostSynchronize(done, UINT64_MAX));
-        BENCH_ZE(zeEventHostReset(done));
+    {
+        bench::InstructionWindow window(state, __func__);
+        for (auto _ : state) {
+            BENCH_ZE(zeCommandListAppendLaunchKernel(list, k.kernel, &kOneGroup, done, 0, nullptr));
+            BENCH_ZE(zeEventHostSynchronize(done, UINT64_MAX));
+            BENCH_ZE(zeEventHostReset(done));
+        }
     }
     zeEventDestroy(done);
     zeEventPoolDestroy(pool);
@@ -199,8 +211,11 @@ void Launch_SyncList_L0(benchmark::State &state) {
     desc.mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
     ze_command_list_handle_t list = nullptr;
     BENCH_ZE(zeCommandListCreateImmediate(ze().context, ze().device, &desc, &list));
-    for (auto _ : state)
-        BENCH_ZE(zeCommandListAppendLaunchKernel(list, k.kernel, &kOneGroup, nullptr, 0, nullptr));
+    {
+        bench::InstructionWindow window(state, __func__);
+        for (auto _ : state)
+            BENCH_ZE(zeCommandListAppendLaunchKernel(list, k.kernel, &kOneGroup, nullptr, 0, nullptr));
+    }
     zeCommandListDestroy(list);
 }
 
@@ -395,10 +410,12 @@ BENCHMARK(Launch_SyncList_L0)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(Triad_OpenCL)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(Triad_L0)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(Triad_CppThreads)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(ProgramBuild_Cold_OpenCL)->UseRealTime()->Unit(benchmark::kMillisecond);
+// Building from source runs clang's front end: seconds per cold build, so
+// fewer repetitions keep the program's run time short.
+BENCHMARK(ProgramBuild_Cold_OpenCL)->UseRealTime()->Unit(benchmark::kMillisecond)->Repetitions(3);
 BENCHMARK(ProgramBuildSpir_Cold_OpenCL)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(ModuleCreate_Cold_L0)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(ProgramBuild_Warm_OpenCL)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(ProgramBuild_Warm_OpenCL)->UseRealTime()->Unit(benchmark::kMillisecond)->Repetitions(3);
 BENCHMARK(ProgramBuildSpir_Warm_OpenCL)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(ModuleCreate_Warm_L0)->UseRealTime()->Unit(benchmark::kMillisecond);
 

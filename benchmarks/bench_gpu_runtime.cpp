@@ -73,10 +73,13 @@ void Launch_Raw(benchmark::State &state) {
     }
     bench::AllocCount before = bench::threadAllocations();
     int64_t n = 0;
-    for (auto _ : state) {
-        launch(events[size_t(n % bench::kBatch)]);
-        if (++n % bench::kBatch == 0)
-            wait();
+    {
+        bench::InstructionWindow window(state, __func__);
+        for (auto _ : state) {
+            launch(events[size_t(n % bench::kBatch)]);
+            if (++n % bench::kBatch == 0)
+                wait();
+        }
     }
     bench::publishAllocations(state, before);
     wait();
@@ -107,10 +110,13 @@ void Launch_GpuRuntime(benchmark::State &state) {
     }
     bench::AllocCount before = bench::threadAllocations();
     int64_t n = 0;
-    for (auto _ : state) {
-        launch();
-        if (++n % bench::kBatch == 0)
-            gpuWait(stream);
+    {
+        bench::InstructionWindow window(state, __func__);
+        for (auto _ : state) {
+            launch();
+            if (++n % bench::kBatch == 0)
+                gpuWait(stream);
+        }
     }
     bench::publishAllocations(state, before);
     gpuWait(stream);
@@ -120,8 +126,11 @@ void KernelGet_Cached(benchmark::State &state) {
     void *stream = setup().stream;
     void *module = setup().module;
     gpuKernelGet(stream, module, "empty4");
-    for (auto _ : state)
-        benchmark::DoNotOptimize(gpuKernelGet(stream, module, "empty4"));
+    {
+        bench::InstructionWindow window(state, __func__);
+        for (auto _ : state)
+            benchmark::DoNotOptimize(gpuKernelGet(stream, module, "empty4"));
+    }
 }
 
 } // namespace

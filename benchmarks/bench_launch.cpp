@@ -119,10 +119,13 @@ void Execute_Raw(benchmark::State &state) {
     warmUp([&](int64_t) { k.launch(nullptr); });
     bench::AllocCount before = bench::threadAllocations();
     int64_t n = 0;
-    for (auto _ : state) {
-        k.launch(nullptr);
-        if (++n % bench::kBatch == 0)
-            setup().ze.syncList();
+    {
+        bench::InstructionWindow window(state, __func__);
+        for (auto _ : state) {
+            k.launch(nullptr);
+            if (++n % bench::kBatch == 0)
+                setup().ze.syncList();
+        }
     }
     bench::publishAllocations(state, before);
     setup().ze.syncList();
@@ -133,10 +136,13 @@ void Execute_Library(benchmark::State &state) {
     warmUp([&](int64_t) { k.launch(nullptr); });
     bench::AllocCount before = bench::threadAllocations();
     int64_t n = 0;
-    for (auto _ : state) {
-        k.launch(nullptr);
-        if (++n % bench::kBatch == 0)
-            setup().ze.syncList();
+    {
+        bench::InstructionWindow window(state, __func__);
+        for (auto _ : state) {
+            k.launch(nullptr);
+            if (++n % bench::kBatch == 0)
+                setup().ze.syncList();
+        }
     }
     bench::publishAllocations(state, before);
     setup().ze.syncList();
@@ -156,11 +162,14 @@ void ExecuteEvent_Raw(benchmark::State &state) {
     resetAll();
     bench::AllocCount before = bench::threadAllocations();
     int64_t n = 0;
-    for (auto _ : state) {
-        k.launch(events[size_t(n % bench::kBatch)]);
-        if (++n % bench::kBatch == 0) {
-            setup().ze.syncList();
-            resetAll();
+    {
+        bench::InstructionWindow window(state, __func__);
+        for (auto _ : state) {
+            k.launch(events[size_t(n % bench::kBatch)]);
+            if (++n % bench::kBatch == 0) {
+                setup().ze.syncList();
+                resetAll();
+            }
         }
     }
     bench::publishAllocations(state, before);
@@ -186,11 +195,14 @@ void ExecuteEvent_Library(benchmark::State &state) {
     });
     bench::AllocCount before = bench::threadAllocations();
     int64_t n = 0;
-    for (auto _ : state) {
-        k.launch(&events[size_t(n % bench::kBatch)]);
-        if (++n % bench::kBatch == 0) {
-            setup().ze.syncList();
-            releaseAll(size_t(bench::kBatch));
+    {
+        bench::InstructionWindow window(state, __func__);
+        for (auto _ : state) {
+            k.launch(&events[size_t(n % bench::kBatch)]);
+            if (++n % bench::kBatch == 0) {
+                setup().ze.syncList();
+                releaseAll(size_t(bench::kBatch));
+            }
         }
     }
     bench::publishAllocations(state, before);
@@ -204,11 +216,16 @@ void KernelCreate_Raw(benchmark::State &state) {
     ze_module_handle_t module = setup().ze.createModule(setup().spirv);
     ze_kernel_desc_t desc = {ZE_STRUCTURE_TYPE_KERNEL_DESC};
     desc.pKernelName = "empty4";
-    for (auto _ : state) {
-        ze_kernel_handle_t kernel = nullptr;
-        BENCH_ZE(zeKernelCreate(module, &desc, &kernel));
-        BENCH_ZE(zeKernelDestroy(kernel));
+    bench::AllocCount before = bench::threadAllocations();
+    {
+        bench::InstructionWindow window(state, __func__);
+        for (auto _ : state) {
+            ze_kernel_handle_t kernel = nullptr;
+            BENCH_ZE(zeKernelCreate(module, &desc, &kernel));
+            BENCH_ZE(zeKernelDestroy(kernel));
+        }
     }
+    bench::publishAllocations(state, before);
     zeModuleDestroy(module);
 }
 
@@ -226,11 +243,18 @@ void KernelCreate_Source_CacheHit(benchmark::State &state) {
         return;
     }
     imex_l0_kernel_destroy(kernel);
-    for (auto _ : state) {
-        Setup::check(imex_l0_kernel_create_from_source(&kernel, setup().engine, source.c_str(),
-                                                       "stencil", nullptr, 0, nullptr));
-        Setup::check(imex_l0_kernel_destroy(kernel));
+    // Not zero: the cache key is built from the source and the user's kernel
+    // object is allocated; this also shows the counter sees the library.
+    bench::AllocCount before = bench::threadAllocations();
+    {
+        bench::InstructionWindow window(state, __func__);
+        for (auto _ : state) {
+            Setup::check(imex_l0_kernel_create_from_source(&kernel, setup().engine, source.c_str(),
+                                                           "stencil", nullptr, 0, nullptr));
+            Setup::check(imex_l0_kernel_destroy(kernel));
+        }
     }
+    bench::publishAllocations(state, before);
 }
 
 } // namespace

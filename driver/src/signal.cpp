@@ -38,6 +38,9 @@ void Signal::set() {
 // and continuations run after the lock is released: either may call back into
 // OpenCL, whose completion callbacks may come back here.
 void Signal::complete(uint64_t generation, uint64_t start, uint64_t end) {
+    // A waiter woken by this may destroy the event (and its reference to the
+    // signal) before this function is done with it.
+    std::shared_ptr<Signal> keepAlive = shared_from_this();
     cl_event user = nullptr;
     std::vector<std::function<void()>> continuations;
     {

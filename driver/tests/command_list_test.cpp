@@ -2,6 +2,8 @@
 // Close/Reset/re-record, queue synchronisation and argument capture.
 #include "ze_test_common.hpp"
 
+#include <numeric>
+
 namespace zetest {
 namespace {
 
@@ -198,6 +200,108 @@ TEST_F(CommandListTest, GroupSizeIsCapturedAtAppendTime) {
     }
 }
 
+// The local memory size of an argument is captured at append time too.
+TEST_F(CommandListTest, LocalMemorySizeIsCapturedAtAppendTime) {
+    Module reduceModule;
+    ASSERT_NO_FATAL_FAILURE(loadModule(reduceModule, "reduce"));
+    Kernel kernel;
+    ASSERT_NO_FATAL_FAILURE(loadKernel(kernel, reduceModule, "reduce_sum", 8));
+    UsmBuffer<int> in, partialSmall, partialLarge;
+    allocate(in, UsmKind::Shared, 256);
+    allocate(partialSmall, UsmKind::Shared, 32);
+    allocate(partialLarge, UsmKind::Shared, 4);
+    for (int i = 0; i < 256; ++i)
+        in[i] = testValue(i);
+    ASSERT_ZE_SUCCESS(
+        setArgs(kernel, {usm(in), usm(partialSmall), localBytes(8 * sizeof(int))}));
+    ASSERT_ZE_SUCCESS(launch(list_, kernel, {32, 1, 1}));
+    ASSERT_ZE_SUCCESS(zeKernelSetGroupSize(kernel, 64, 1, 1));
+    ASSERT_ZE_SUCCESS(
+        setArgs(kernel, {usm(in), usm(partialLarge), localBytes(64 * sizeof(int))}));
+    ASSERT_ZE_SUCCESS(launch(list_, kernel, {4, 1, 1}));
+    ASSERT_ZE_SUCCESS(zeCommandListClose(list_));
+    ASSERT_NO_FATAL_FAILURE(execute(list_));
+    for (int g = 0; g < 32; ++g)
+        EXPECT_EQ(partialSmall[g], std::accumulate(in.data() + g * 8, in.data() + g * 8 + 8, 0))
+            << "group " << g;
+    for (int g = 0; g < 4; ++g)
+        EXPECT_EQ(partialLarge[g],
+                  std::accumulate(in.data() + g * 64, in.data() + g * 64 + 64, 0))
+            << "group " << g;
+}
+
+// The fill pattern is read at append time (as Intel's driver does, and as
+// frameworks passing a temporary pattern rely on): changing it afterwards
+// does not change what a regular list fills.
+TEST_F(CommandListTest, FillPatternIsCapturedAtAppendTime) {
+    UsmBuffer<uint32_t> data;
+    allocate(data, UsmKind::Shared, 64);
+    uint32_t pattern = 0x01020304u;
+    ASSERT_ZE_SUCCESS(zeCommandListAppendMemoryFill(list_, data.ptr(), &pattern, sizeof(pattern),
+                                                    data.bytes(), nullptr, 0, nullptr));
+    pattern = 0xFFFFFFFFu;
+    ASSERT_ZE_SUCCESS(zeCommandListClose(list_));
+    ASSERT_NO_FATAL_FAILURE(execute(list_));
+    for (int i = 0; i < 64; ++i)
+        ASSERT_EQ(data[i], 0x01020304u) << "i=" << i;
+}
+
+// Wait events of a regular list are evaluated at each execution: after the
+// host resets the gate, the second execution waits for it again.
+TEST_F(CommandListTest, WaitEventsAreReevaluatedOnEachExecution) {
+    Kernel kernel;
+    ASSERT_NO_FATAL_FAILURE(loadKernel(kernel, module_, "increment"));
+    UsmBuffer<int> data;
+    allocate(data, UsmKind::Shared, kN);
+    std::fill(data.data(), data.data() + kN, 0);
+    Event gate, done;
+    ASSERT_NO_FATAL_FAILURE(createEvent(gate, 1));
+    ASSERT_NO_FATAL_FAILURE(createEvent(done, 2));
+    ASSERT_ZE_SUCCESS(setArgs(kernel, {usm(data)}));
+    ASSERT_ZE_SUCCESS(launch(list_, kernel, {static_cast<uint32_t>(kN), 1, 1}, done, {gate}));
+    ASSERT_ZE_SUCCESS(zeCommandListClose(list_));
+    ze_command_list_handle_t list = list_;
+    for (int round = 1; round <= 2; ++round) {
+        ASSERT_ZE_SUCCESS(zeCommandQueueExecuteCommandLists(queue_, 1, &list, nullptr));
+        EXPECT_ZE_RESULT(ZE_RESULT_NOT_READY, zeEventQueryStatus(done)) << "round " << round;
+        for (size_t i = 0; i < kN; ++i)
+            ASSERT_EQ(data[i], round - 1) << "ran with its gate closed, round " << round;
+        ASSERT_ZE_SUCCESS(zeEventHostSignal(gate));
+        ASSERT_ZE_SUCCESS(zeEventHostSynchronize(done, UINT64_MAX));
+        ASSERT_ZE_SUCCESS(zeCommandQueueSynchronize(queue_, UINT64_MAX));
+        for (size_t i = 0; i < kN; ++i)
+            ASSERT_EQ(data[i], round) << "round " << round;
+        ASSERT_ZE_SUCCESS(zeEventHostReset(gate));
+        ASSERT_ZE_SUCCESS(zeEventHostReset(done));
+    }
+}
+
+// AppendEventReset recorded in a regular list runs on every execution: the
+// list resets its event, then signals it again.
+TEST_F(CommandListTest, RecordedEventResetRunsOnEachExecution) {
+    Kernel kernel;
+    ASSERT_NO_FATAL_FAILURE(loadKernel(kernel, module_, "increment"));
+    UsmBuffer<int> data;
+    allocate(data, UsmKind::Shared, kN);
+    std::fill(data.data(), data.data() + kN, 0);
+    Event e, marker;
+    ASSERT_NO_FATAL_FAILURE(createEvent(e, 1));
+    ASSERT_NO_FATAL_FAILURE(createEvent(marker, 2));
+    ASSERT_ZE_SUCCESS(setArgs(kernel, {usm(data)}));
+    ASSERT_ZE_SUCCESS(zeCommandListAppendEventReset(list_, e));
+    ASSERT_ZE_SUCCESS(zeCommandListAppendSignalEvent(list_, marker));
+    ASSERT_ZE_SUCCESS(launch(list_, kernel, {static_cast<uint32_t>(kN), 1, 1}, e));
+    ASSERT_ZE_SUCCESS(zeCommandListClose(list_));
+    for (int round = 1; round <= 3; ++round) {
+        ASSERT_NO_FATAL_FAILURE(execute(list_));
+        EXPECT_ZE_SUCCESS(zeEventQueryStatus(e)) << "round " << round;
+        EXPECT_ZE_SUCCESS(zeEventQueryStatus(marker)) << "round " << round;
+        for (size_t i = 0; i < kN; ++i)
+            ASSERT_EQ(data[i], round);
+        ASSERT_ZE_SUCCESS(zeEventHostReset(marker));
+    }
+}
+
 // zeCommandQueueSynchronize with timeout 0 polls: while the submitted work
 // waits for a host event it reports NOT_READY; UINT64_MAX waits for it.
 TEST_F(CommandListTest, QueueSynchronizeTimeoutSemantics) {
@@ -227,6 +331,27 @@ TEST_F(CommandListTest, QueueSynchronizeTimeoutSemantics) {
     for (size_t i = 0; i < kN; ++i)
         ASSERT_EQ(data[i], 1) << "i=" << i;
     EXPECT_ZE_SUCCESS(zeCommandQueueSynchronize(queue_, 0));
+}
+
+// Polling a queue whose work has all completed reports SUCCESS every time:
+// completion is a state, not something a poll has to wait for. Repeated, so
+// that a driver which answers a poll by enqueuing fresh work (and then
+// finds that work unfinished) is caught reliably.
+TEST_F(CommandListTest, PollingAnIdleQueueReportsSuccess) {
+    for (int i = 0; i < 200; ++i)
+        ASSERT_ZE_SUCCESS(zeCommandQueueSynchronize(queue_, 0)) << "fresh queue, poll " << i;
+
+    Kernel kernel;
+    ASSERT_NO_FATAL_FAILURE(loadKernel(kernel, module_, "increment"));
+    UsmBuffer<int> data;
+    allocate(data, UsmKind::Shared, kN);
+    std::fill(data.data(), data.data() + kN, 0);
+    ASSERT_ZE_SUCCESS(setArgs(kernel, {usm(data)}));
+    ASSERT_ZE_SUCCESS(launch(list_, kernel, {static_cast<uint32_t>(kN), 1, 1}));
+    ASSERT_ZE_SUCCESS(zeCommandListClose(list_));
+    ASSERT_NO_FATAL_FAILURE(execute(list_));
+    for (int i = 0; i < 200; ++i)
+        ASSERT_ZE_SUCCESS(zeCommandQueueSynchronize(queue_, 0)) << "after execute, poll " << i;
 }
 
 // A synchronous queue has finished the lists when Execute returns.

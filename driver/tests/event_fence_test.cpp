@@ -93,6 +93,23 @@ TEST_F(EventTest, SignaledStaysSignaledUntilReset) {
     EXPECT_ZE_RESULT(ZE_RESULT_NOT_READY, zeEventQueryStatus(e));
 }
 
+// Appending a command that will signal an event that is already signaled
+// does not unsignal it: there is no implicit reset, on the device side
+// either. The command is held back so the check cannot race with it.
+TEST_F(EventTest, AppendingASignalDoesNotResetASignaledEvent) {
+    Event e, gate;
+    ASSERT_NO_FATAL_FAILURE(createEvent(e, 1));
+    ASSERT_NO_FATAL_FAILURE(createEvent(gate, 2));
+    ASSERT_ZE_SUCCESS(zeEventHostSignal(e));
+    ASSERT_ZE_SUCCESS(appendMulAdd(list_, 3, 1, e, {gate}));
+    EXPECT_ZE_SUCCESS(zeEventQueryStatus(e)) << "appending a signal reset the event";
+    EXPECT_ZE_SUCCESS(zeEventHostSynchronize(e, 0));
+    ASSERT_ZE_SUCCESS(zeEventHostSignal(gate));
+    ASSERT_NO_FATAL_FAILURE(sync());
+    EXPECT_ZE_SUCCESS(zeEventQueryStatus(e));
+    ASSERT_NO_FATAL_FAILURE(expectData("after the held launch"));
+}
+
 // After HostReset an event is reused as a device signal event, several
 // times; a device wait on a signaled event does not consume it.
 TEST_F(EventTest, HostResetThenReuseForDeviceWork) {
@@ -291,6 +308,20 @@ TEST_F(EventTest, MemoryRangesBarrier) {
     ASSERT_NO_FATAL_FAILURE(sync());
     EXPECT_ZE_SUCCESS(zeEventQueryStatus(done));
     ASSERT_NO_FATAL_FAILURE(expectData("around a ranges barrier"));
+}
+
+// A pool created for "all devices of the context" (no device list).
+TEST_F(EventTest, PoolWithoutADeviceList) {
+    ze_event_pool_desc_t desc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC};
+    desc.flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE;
+    desc.count = 2;
+    EventPool pool;
+    ASSERT_ZE_SUCCESS(zeEventPoolCreate(context_, &desc, 0, nullptr, pool.out()));
+    Event e;
+    ASSERT_NO_FATAL_FAILURE(createEvent(e, pool, 1));
+    ASSERT_ZE_SUCCESS(appendMulAdd(list_, 4, 4, e, {}));
+    ASSERT_ZE_SUCCESS(zeEventHostSynchronize(e, UINT64_MAX));
+    ASSERT_NO_FATAL_FAILURE(expectData("signaled through a pool without a device list"));
 }
 
 // A host thread blocked in HostSynchronize wakes when another thread

@@ -562,9 +562,13 @@ TEST_F(ModuleTest, SuggestGroupSize) {
 TEST_F(ModuleTest, SetIndirectAccess) {
     Kernel kernel;
     ASSERT_ZE_SUCCESS(createKernel(basic_, "vector_add", kernel));
-    ASSERT_ZE_SUCCESS(zeKernelSetIndirectAccess(
-        kernel, ZE_KERNEL_INDIRECT_ACCESS_FLAG_HOST | ZE_KERNEL_INDIRECT_ACCESS_FLAG_DEVICE |
-                    ZE_KERNEL_INDIRECT_ACCESS_FLAG_SHARED));
+    const ze_kernel_indirect_access_flags_t all = ZE_KERNEL_INDIRECT_ACCESS_FLAG_HOST |
+                                                  ZE_KERNEL_INDIRECT_ACCESS_FLAG_DEVICE |
+                                                  ZE_KERNEL_INDIRECT_ACCESS_FLAG_SHARED;
+    ASSERT_ZE_SUCCESS(zeKernelSetIndirectAccess(kernel, all));
+    ze_kernel_indirect_access_flags_t got = 0;
+    ASSERT_ZE_SUCCESS(zeKernelGetIndirectAccess(kernel, &got));
+    EXPECT_EQ(got, all);
 }
 
 // ---------------------------------------------------------------------------

@@ -101,9 +101,9 @@ inline void PrintTo(const Result &r, std::ostream *os) {
 } // namespace zetest
 
 #define ASSERT_ZE_RESULT(expected, expr)                                                           \
-    ASSERT_EQ(::zetest::Result{expected}, ::zetest::Result{(expr)}) << "  in: " #expr
+    ASSERT_EQ(::zetest::Result{expected}, ::zetest::Result{(expr)}) << "  in: " #expr "\n  "
 #define EXPECT_ZE_RESULT(expected, expr)                                                           \
-    EXPECT_EQ(::zetest::Result{expected}, ::zetest::Result{(expr)}) << "  in: " #expr
+    EXPECT_EQ(::zetest::Result{expected}, ::zetest::Result{(expr)}) << "  in: " #expr "\n  "
 #define ASSERT_ZE_SUCCESS(expr) ASSERT_ZE_RESULT(ZE_RESULT_SUCCESS, expr)
 #define EXPECT_ZE_SUCCESS(expr) EXPECT_ZE_RESULT(ZE_RESULT_SUCCESS, expr)
 

@@ -138,6 +138,7 @@ imex_l0_status_t imex_l0_register_header(const char *name, const char *contents)
         imex_l0_status_t status = compilerApi().register_header(name, contents, &error);
         if (status != imex_l0_success)
             fail(status, takeMessage(error, "register_header failed"));
+        KernelCache::headersChanged();
         return imex_l0_success;
     });
 }

@@ -79,7 +79,11 @@ ArgValue resolve(const imex_l0_exec_arg_t &arg, const ArgInfo &info, size_t i,
                 " but was passed with a different imex_l0_exec_arg_type_t");
 }
 
-// Checks the range and derives the group size and count.
+// Checks the range and derives the group size and count. The global sizes
+// are checked to fit 32 bits first, so the arithmetic below is 32-bit: one
+// 32-bit division per dimension (count, then count * local == global for
+// divisibility) rather than a 64-bit remainder and a 64-bit division, which
+// cost tens of cycles each on every launch.
 void groups(KernelEntry &k, const imex_l0_range_t &range, Engine *engine, uint32_t size[3],
             ze_group_count_t &count) {
     const auto &c = engine->compute();
@@ -88,35 +92,42 @@ void groups(KernelEntry &k, const imex_l0_range_t &range, Engine *engine, uint32
         if (range.global[d] == 0 || range.global[d] > UINT32_MAX)
             failInvalid("global[" + std::to_string(d) + "] = " + std::to_string(range.global[d]) +
                         " is outside 1..2^32-1 (use 1 for unused dimensions)");
+    const uint32_t global[3] = {uint32_t(range.global[0]), uint32_t(range.global[1]),
+                                uint32_t(range.global[2])};
+    uint32_t groupCount[3];
     bool chooseLocal = range.local[0] == 0 && range.local[1] == 0 && range.local[2] == 0;
     if (chooseLocal) {
-        const uint32_t global[3] = {uint32_t(range.global[0]), uint32_t(range.global[1]),
-                                    uint32_t(range.global[2])};
         auto suggestion = k.suggestGroupSize(global);
-        for (int d = 0; d < 3; ++d)
+        for (int d = 0; d < 3; ++d) {
             size[d] = suggestion[d];
+            groupCount[d] = global[d] / size[d];
+        }
     } else {
         uint64_t total = 1;
         for (int d = 0; d < 3; ++d) {
             size_t l = range.local[d];
-            if (l == 0 || range.global[d] % l != 0)
+            // l <= global[d] < 2^32 holds for every local size that divides
+            // global[d]; larger ones fail the same check below.
+            uint32_t l32 = l <= global[d] ? uint32_t(l) : 0;
+            uint32_t n = l32 ? global[d] / l32 : 0;
+            if (l32 == 0 || n * l32 != global[d])
                 failInvalid("local[" + std::to_string(d) + "] = " + std::to_string(l) +
                             " does not divide global[" + std::to_string(d) + "] = " +
                             std::to_string(range.global[d]) +
                             " (all local sizes 0 lets the library choose)");
-            if (l > maxDim[d])
+            if (l32 > maxDim[d])
                 failInvalid("local[" + std::to_string(d) + "] = " + std::to_string(l) +
                             " exceeds the device's maximum of " + std::to_string(maxDim[d]));
-            total *= l;
-            size[d] = uint32_t(l);
+            total *= l32;
+            size[d] = l32;
+            groupCount[d] = n;
         }
         if (total > c.maxTotalGroupSize)
             failInvalid("the group has " + std::to_string(total) +
                         " work-items, more than the device's maximum of " +
                         std::to_string(c.maxTotalGroupSize));
     }
-    count = {uint32_t(range.global[0] / size[0]), uint32_t(range.global[1] / size[1]),
-             uint32_t(range.global[2] / size[2])};
+    count = {groupCount[0], groupCount[1], groupCount[2]};
 }
 
 } // namespace

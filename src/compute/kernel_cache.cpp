@@ -5,6 +5,7 @@
 #include "compute/spirv_reflect.hpp"
 #include "engine/engine.hpp"
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 
@@ -12,10 +13,18 @@ namespace imex_l0 {
 
 namespace {
 
+// Advanced by every imex_l0_register_header. A source's build is only valid
+// for the headers registered when it was compiled, so the generation is part
+// of the source key; the compiler's own cache (keyed by the registry's
+// digest) still makes a rebuild with unchanged headers cheap.
+std::atomic<uint64_t> headerGeneration{0};
+
 std::string sourceKey(const char *source, const char *options, size_t ndefines,
                       const imex_l0_define_t *defines) {
     // '\0' cannot occur inside any part, so the parts cannot run together.
     std::string key = source;
+    key += '\0';
+    key += std::to_string(headerGeneration.load(std::memory_order_acquire));
     key += '\0';
     key += options ? options : "";
     for (size_t i = 0; i < ndefines; ++i) {
@@ -50,6 +59,8 @@ std::string buildLog(ze_module_build_log_handle_t log) {
 }
 
 } // namespace
+
+void KernelCache::headersChanged() { headerGeneration.fetch_add(1, std::memory_order_acq_rel); }
 
 KernelCache::~KernelCache() {
     for (auto &m : modules_) {
@@ -116,6 +127,7 @@ const std::shared_ptr<KernelEntry> &KernelCache::kernel(Module &module, const ch
     auto entry = std::make_shared<KernelEntry>();
     entry->name = name;
     entry->args = signature->second;
+    entry->owner = this;
     ze_kernel_desc_t desc = {ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, name};
     IMEX_L0_ZE(zeKernelCreate(module.handle, &desc, &entry->handle));
     ze_kernel_handle_t created = entry->handle;

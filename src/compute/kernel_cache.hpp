@@ -43,6 +43,9 @@ public:
 
     std::shared_ptr<KernelEntry> fromSpirv(const void *spirv, size_t size, const char *name,
                                            const char *buildOptions);
+    // Called after a header was registered: later source creates compile
+    // again instead of reusing a build made with the previous headers.
+    static void headersChanged();
     // cacheHit reports whether the compiler was skipped, for verbose lines.
     std::shared_ptr<KernelEntry> fromSource(const char *source, const char *name,
                                             const char *buildOptions, size_t ndefines,

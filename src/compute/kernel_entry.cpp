@@ -20,7 +20,16 @@ void KernelEntry::append(ze_command_list_handle_t list, const ArgValue *values, 
         IMEX_L0_ZE(zeKernelSetGroupSize(handle, groupSize[0], groupSize[1], groupSize[2]));
         groupSize_ = {groupSize[0], groupSize[1], groupSize[2]};
     }
-    IMEX_L0_ZE(zeCommandListAppendLaunchKernel(list, handle, &count, signal, ndeps, deps));
+    ze_result_t r = zeCommandListAppendLaunchKernel(list, handle, &count, signal, ndeps, deps);
+    // The library cannot see which context an event or a user's list belongs
+    // to (Level Zero 1.4 has no query); the driver can, and this is what its
+    // refusal almost always means.
+    if (r == ZE_RESULT_ERROR_INVALID_ARGUMENT)
+        fail(imex_l0_runtime_error,
+             "zeCommandListAppendLaunchKernel failed: ZE_RESULT_ERROR_INVALID_ARGUMENT (pass "
+             "only live events of the kernel's context as dependencies, and run the kernel on "
+             "a stream whose command list belongs to that context)");
+    checkZe(r, "zeCommandListAppendLaunchKernel");
 }
 
 std::array<uint32_t, 3> KernelEntry::suggestGroupSize(const uint32_t global[3]) {

@@ -31,6 +31,9 @@ struct KernelEntry : Tagged<0x4b454e545259ull /* "KENTRY" */> {
     std::string name;
     ze_kernel_handle_t handle = nullptr;
     std::vector<ArgInfo> args;
+    // The cache (so the engine) that built it: a gpu* kernel handle may be
+    // passed to a stream of another engine, whose lists cannot launch it.
+    const void *owner = nullptr;
 
     // Sets the arguments and group size and appends the launch, all under
     // launchMutex: Level Zero kernel arguments are state on the handle, and

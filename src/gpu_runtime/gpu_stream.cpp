@@ -122,13 +122,25 @@ KernelEntry &GpuStream::kernel(void *module, const char *name) {
     if (!name)
         failInvalid("name is NULL");
     auto *m = validate<KernelCache::Module>(module, "module");
-    return *engine()->kernels().kernelOf(*m, name);
+    // Lowered code asks for its kernel before every launch: the last answer
+    // is kept, and checked by name, so the repeat takes neither the cache's
+    // lock nor its map search. Modules and kernels live as long as the
+    // engine, which outlives the stream.
+    if (m == lastModule_ && lastKernel_->name == name)
+        return *lastKernel_;
+    KernelEntry &k = *engine()->kernels().kernelOf(*m, name);
+    lastModule_ = m;
+    lastKernel_ = &k;
+    return k;
 }
 
 ze_event_handle_t GpuStream::launch(void *kernel, const size_t grid[3], const size_t block[3],
                                     uint32_t sharedMemBytes, const ParamDesc *params,
                                     const EventDesc *deps) {
     auto &k = *validate<KernelEntry>(kernel, "kernel");
+    if (k.owner != &engine()->kernels())
+        failInvalid("the kernel was loaded on another engine's stream: get it with gpuKernelGet "
+                    "on a stream of this stream's device and context");
     uint32_t groupSize[3];
     ze_group_count_t count;
     for (int d = 0; d < 3; ++d) {

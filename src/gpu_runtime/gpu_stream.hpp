@@ -45,6 +45,9 @@ private:
     std::unique_ptr<Stream> ownedStream_;
     Stream *stream_ = nullptr;
     std::vector<ze_event_handle_t> events_; // handed out since the last wait
+    // What kernel() returned last (a stream is used by one thread at a time).
+    const KernelCache::Module *lastModule_ = nullptr;
+    KernelEntry *lastKernel_ = nullptr;
 };
 
 } // namespace imex_l0

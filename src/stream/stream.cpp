@@ -41,6 +41,26 @@ void Stream::checkDeps(size_t ndeps, const ze_event_handle_t *deps) {
             failInvalid("deps[" + std::to_string(i) + "] is NULL: every dependency must be an event");
 }
 
+void Stream::checkExtent(const void *ptr, size_t size, const char *what) const {
+    // Nothing has SIZE_MAX bytes: a range that wraps around the address space
+    // is a caller's error whatever memory ptr is.
+    if (size > UINTPTR_MAX - reinterpret_cast<uintptr_t>(ptr))
+        failInvalid("size " + std::to_string(size) + " from " + what +
+                    " runs past the end of the address space");
+    // USM of the engine's context has a known extent; a copy beyond it would
+    // read or write other memory (plain host memory cannot be checked).
+    void *base = nullptr;
+    size_t allocSize = 0;
+    if (zeMemGetAddressRange(engine()->context(), ptr, &base, &allocSize) != ZE_RESULT_SUCCESS ||
+        !base)
+        return;
+    size_t offset = static_cast<const char *>(ptr) - static_cast<const char *>(base);
+    if (size > allocSize - offset)
+        failInvalid("size " + std::to_string(size) + " exceeds the USM allocation of " + what +
+                    ": only " + std::to_string(allocSize - offset) +
+                    " bytes lie between it and the end of its allocation");
+}
+
 ze_event_handle_t Stream::signalEvent(ze_event_handle_t *returnEvent) {
     return returnEvent ? engine()->events().acquire() : nullptr;
 }
@@ -59,6 +79,8 @@ void Stream::memcpy(void *dst, const void *src, size_t size, size_t ndeps,
                     const ze_event_handle_t *deps, ze_event_handle_t *returnEvent) {
     if (!dst || !src)
         failInvalid(std::string(dst ? "src" : "dst") + " is NULL");
+    checkExtent(dst, size, "dst");
+    checkExtent(src, size, "src");
     checkDeps(ndeps, deps);
     ze_event_handle_t signal = signalEvent(returnEvent);
     ze_result_t r = zeCommandListAppendMemoryCopy(list_, dst, src, size, signal,
@@ -80,6 +102,7 @@ void Stream::memset(void *dst, const void *pattern, size_t patternSize, size_t s
     if (size % patternSize != 0)
         failInvalid("size " + std::to_string(size) + " is not a multiple of pattern_size " +
                     std::to_string(patternSize));
+    checkExtent(dst, size, "dst");
     checkDeps(ndeps, deps);
     ze_event_handle_t signal = signalEvent(returnEvent);
     ze_result_t r = zeCommandListAppendMemoryFill(list_, dst, pattern, patternSize, size, signal,

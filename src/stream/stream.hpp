@@ -27,6 +27,9 @@ public:
 
     // Checks a dependency list before anything is appended.
     static void checkDeps(size_t ndeps, const ze_event_handle_t *deps);
+    // Refuses a copy/fill range that wraps the address space or runs past the
+    // end of ptr's USM allocation (when ptr is USM of the engine's context).
+    void checkExtent(const void *ptr, size_t size, const char *what) const;
     // An event from the engine's pool when the caller asked for one.
     ze_event_handle_t signalEvent(ze_event_handle_t *returnEvent);
     // Gives back an event taken by signalEvent when the append failed.

@@ -183,12 +183,15 @@ TEST(DumpDir, WritesSourceOptionsAndSpirv) {
     for (auto &e : std::filesystem::directory_iterator(dir.path))
         names.push_back(e.path().extension().string());
     std::sort(names.begin(), names.end());
-    EXPECT_EQ(names, (std::vector<std::string>{".cl", ".log", ".options", ".spv"}));
+    EXPECT_EQ(names, (std::vector<std::string>{".cl", ".i", ".log", ".options", ".spv"}));
     for (auto &e : std::filesystem::directory_iterator(dir.path)) {
         if (e.path().extension() == ".cl")
             EXPECT_EQ(readFile(e.path().string()), src);
         if (e.path().extension() == ".options")
             EXPECT_NE(readFile(e.path().string()).find("-cl-std=CL1.2"), std::string::npos);
+        if (e.path().extension() == ".i")
+            EXPECT_NE(readFile(e.path().string()).find("o[get_global_id(0)] = 42"),
+                      std::string::npos);
         if (e.path().extension() == ".spv")
             EXPECT_EQ(spirvVal(readFile(e.path().string())), "");
     }
@@ -202,4 +205,26 @@ TEST(MemoryCache, CapacityFromEnvironment) {
                                     "IMEX_L0_TEST_CACHE_DIR=" + dir.path,
                                     "IMEX_L0_COMPILER_CACHE_ENTRIES=0"};
     EXPECT_EQ(runSelf("CacheChild.Compile", env), 11);
+}
+
+TEST(MemoryCache, IncludeDirectoryHeaderChangeIsAMiss) {
+    // Headers under -I directories are keyed through the preprocessed source.
+    TempDir dir;
+    std::string header = dir.path + "/" + unique("value") + ".h";
+    std::string name = header.substr(dir.path.size() + 1);
+    std::string src = "#include \"" + name + "\"\nkernel void k(global int *o) { o[0] = VALUE; }";
+    std::string option = "-I " + dir.path;
+    writeFile(header, "#define VALUE 1\n");
+    imex_l0_cache_stats_t s0 = stats();
+    Build a = compile(src, option.c_str());
+    Build b = compile(src, option.c_str());
+    ASSERT_EQ(a.status, imex_l0_success) << a.log;
+    imex_l0_cache_stats_t s1 = stats();
+    EXPECT_EQ(s1.memory_misses, s0.memory_misses + 1);
+    EXPECT_EQ(s1.memory_hits, s0.memory_hits + 1);
+    writeFile(header, "#define VALUE 2\n");
+    Build c = compile(src, option.c_str());
+    ASSERT_EQ(c.status, imex_l0_success) << c.log;
+    EXPECT_EQ(stats().memory_misses, s1.memory_misses + 1);
+    EXPECT_NE(a.spirv, c.spirv);
 }

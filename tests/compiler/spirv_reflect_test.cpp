@@ -110,3 +110,33 @@ TEST(SpirvReflect, GarbageNeverCrashes) {
     }
     SUCCEED();
 }
+
+TEST(SpirvReflect, HostileTypesTerminate) {
+    // A by-value struct that contains itself twice (exponential without
+    // memoization) and a struct of vectors of an undefined type (alignment 0).
+    auto op = [](uint32_t words, uint32_t opcode) { return (words << 16) | opcode; };
+    std::vector<uint32_t> m = {0x07230203, 0x00010200, 0, 100, 0};
+    std::vector<uint32_t> body = {
+        op(3, 14), 2, 2,                        // OpMemoryModel Physical64 OpenCL
+        op(4, 15), 6, 10, 0x0000006b,           // OpEntryPoint Kernel %10 "k"
+        op(4, 71), 20, 38, 2,                   // OpDecorate %20 FuncParamAttr ByVal
+        op(4, 71), 21, 38, 2,                   // OpDecorate %21 FuncParamAttr ByVal
+        op(4, 30), 5, 5, 5,                     // %5 = OpTypeStruct %5 %5
+        op(4, 23), 6, 99, 4,                    // %6 = OpTypeVector %99(undefined) 4
+        op(4, 30), 7, 6, 6,                     // %7 = OpTypeStruct %6 %6
+        op(4, 32), 8, 7, 5,                     // %8 = OpTypePointer Function %5
+        op(4, 32), 9, 7, 7,                     // %9 = OpTypePointer Function %7
+        op(5, 54), 1, 10, 0, 2,                 // %10 = OpFunction
+        op(3, 55), 8, 20,                       // OpFunctionParameter %8 -> %20
+        op(3, 55), 9, 21,                       // OpFunctionParameter %9 -> %21
+        op(1, 56),                              // OpFunctionEnd
+    };
+    m.insert(m.end(), body.begin(), body.end());
+    std::string problem;
+    auto kernels = reflectSpirv(m.data(), m.size() * 4, problem);
+    ASSERT_EQ(kernels.size(), 1u) << problem;
+    EXPECT_EQ(kernels[0].name, "k");
+    ASSERT_EQ(kernels[0].args.size(), 2u);
+    EXPECT_EQ(kernels[0].args[0].kind, imex_l0_arg_kind_value);
+    EXPECT_EQ(kernels[0].args[1].kind, imex_l0_arg_kind_value);
+}

@@ -112,7 +112,9 @@ join:
 }
 )";
 
-int32_t signExtend24(uint32_t bits) { return static_cast<int32_t>(bits << 8) >> 8; }
+int32_t signExtend24(uint32_t bits) {
+    return static_cast<int32_t>(bits << 8) >> 8;
+}
 
 // What @k computes for one input, as four outputs.
 void hostK(int32_t x, int32_t *out) {
@@ -147,15 +149,23 @@ void hostM(int32_t x, int32_t n, int32_t initial, int32_t *out) {
     const uint32_t w = static_cast<uint32_t>(x) & 0x7FFFFFFF;
     const uint32_t wl = w >> 2;
     switch (x & 7) {
-    case 0: out[1] = static_cast<int32_t>(wl / 7); break;
-    case 3: out[1] = static_cast<int32_t>(wl); break;
-    case 7: out[1] = 5; break;
-    default: out[1] = static_cast<int32_t>(w); break;
+    case 0:
+        out[1] = static_cast<int32_t>(wl / 7);
+        break;
+    case 3:
+        out[1] = static_cast<int32_t>(wl);
+        break;
+    case 7:
+        out[1] = 5;
+        break;
+    default:
+        out[1] = static_cast<int32_t>(w);
+        break;
     }
 }
 
 class IllegalWidthKernels : public ::testing::Test {
-  protected:
+protected:
     void SetUp() override {
         std::string log;
         module_ = legalize_test::parseIR(context_, illegalWidthKernels, &log);
@@ -169,7 +179,8 @@ TEST_F(IllegalWidthKernels, AreRewrittenToLegalWidthsAndValidate) {
     for (llvm::Function &function : *module_) {
         if (function.isDeclaration())
             continue;
-        EXPECT_EQ(imex_l0::compiler::legalizeIntegerWidths(function), "") << function.getName().str();
+        EXPECT_EQ(imex_l0::compiler::legalizeIntegerWidths(function), "")
+            << function.getName().str();
         EXPECT_EQ(imex_l0::compiler::findIllegalIntegerType(function), nullptr);
         imex_l0::compiler::DominatorBlockOrderPass::orderBlocks(function);
     }
@@ -192,8 +203,8 @@ TEST_F(IllegalWidthKernels, AreRewrittenToLegalWidthsAndValidate) {
     for (uint32_t i = 0; i < count; ++i)
         in[i] = static_cast<int32_t>((static_cast<uint32_t>(in[i]) * 2654435761u) ^ (i << 20));
 
-    std::vector<int32_t> outK = device.run(spirv, "k", in, std::vector<int32_t>(4 * count, 0), 0,
-                                           count, &error);
+    std::vector<int32_t> outK =
+        device.run(spirv, "k", in, std::vector<int32_t>(4 * count, 0), 0, count, &error);
     ASSERT_EQ(outK.size(), 4 * count) << error;
     for (uint32_t i = 0; i < count; ++i) {
         int32_t expected[4];

@@ -87,7 +87,8 @@ void runAndCheck(const Reproducer &r, const std::vector<uint32_t> &spirv) {
     if (!device().unavailable().empty())
         GTEST_SKIP() << "not run on a device: " << device().unavailable();
     std::string error;
-    std::vector<int32_t> out = device().run(spirv, "k", r.in, r.outInitial, r.n, r.globalSize, &error);
+    std::vector<int32_t> out =
+        device().run(spirv, "k", r.in, r.outInitial, r.n, r.globalSize, &error);
     ASSERT_EQ(out.size(), r.outInitial.size()) << error;
     std::vector<int32_t> expected = r.outInitial;
     for (uint32_t i = 0; i < r.globalSize; ++i)
@@ -147,7 +148,8 @@ define i32 @f(i32 %x) {
   %b = freeze i32 undef
   %c = add i32 %a, %b
   ret i32 %c
-})", &log);
+})",
+                                         &log);
     ASSERT_TRUE(module) << log;
     llvm::Function &function = *module->getFunction("f");
     EXPECT_TRUE(imex_l0::compiler::RemoveFreezePass::removeFreeze(function));
@@ -181,13 +183,20 @@ done:
     r.n = 9;
     r.in = smallValues(r.globalSize * r.n, 3, 10);
     r.outInitial.assign(r.globalSize, 12345);
-    r.host = [](const std::vector<int32_t> &in, std::vector<int32_t> &out, int32_t n, uint32_t gid) {
+    r.host = [](const std::vector<int32_t> &in, std::vector<int32_t> &out, int32_t n,
+                uint32_t gid) {
         const int32_t i = static_cast<int32_t>(gid);
         int32_t result = -1;
         for (int32_t j = 0; j < n; ++j) {
             const int32_t v = in[i * n + j];
-            if (v == 0) { result = j; break; }
-            if (v < 0) { result = -2 - j; break; }
+            if (v == 0) {
+                result = j;
+                break;
+            }
+            if (v < 0) {
+                result = -2 - j;
+                break;
+            }
             for (int32_t q = 0; q < v && q < 8; ++q)
                 if (in[(i * n + q) % n] == 7)
                     goto done;
@@ -229,7 +238,8 @@ body:
 head:
   %v = phi i32 [ 0, %entry ], [ %w, %body ]
   br i1 %c, label %body, label %exit
-})", &log);
+})",
+                                         &log);
     ASSERT_TRUE(module) << log;
     llvm::Function &function = *module->getFunction("f");
     EXPECT_TRUE(imex_l0::compiler::DominatorBlockOrderPass::orderBlocks(function));
@@ -275,21 +285,31 @@ end:
     for (size_t k = 0; k < r.in.size(); k += 3)
         r.in[k] = r.in[k] < 0 ? -r.in[k] : r.in[k]; // fewer early breaks
     r.outInitial.assign(r.globalSize, 999999);
-    r.host = [](const std::vector<int32_t> &in, std::vector<int32_t> &out, int32_t n, uint32_t gid) {
+    r.host = [](const std::vector<int32_t> &in, std::vector<int32_t> &out, int32_t n,
+                uint32_t gid) {
         const int32_t i = static_cast<int32_t>(gid);
         int32_t acc = 0;
         for (int32_t j = 0; j < n; ++j) {
             const int32_t v = in[i * n + j];
-            if (v < 0) break;
+            if (v < 0)
+                break;
             switch (v & 3) {
-            case 0: acc += v; break;
-            case 1: acc -= v; continue;
-            case 2: acc *= 3; break;
+            case 0:
+                acc += v;
+                break;
+            case 1:
+                acc -= v;
+                continue;
+            case 2:
+                acc *= 3;
+                break;
             default:
-                if (acc > 1000) goto end;
+                if (acc > 1000)
+                    goto end;
                 acc ^= v;
             }
-            if (acc == 77) return;
+            if (acc == 77)
+                return;
         }
     end:
         out[i] = acc;
@@ -447,10 +467,21 @@ __kernel void k(__global const int *in, __global int *out, int n) {
         const int32_t x = in[i] % 24;
         const int32_t y = static_cast<int32_t>(i) + n;
         switch (x) {
-        case 3: case 7: case 12: case 20: out[i] = 0; break;
-        case 4: out[i] = y + 1; break;
-        case 9: out[i] = y * 2; break;
-        default: out[i] = y - x; break;
+        case 3:
+        case 7:
+        case 12:
+        case 20:
+            out[i] = 0;
+            break;
+        case 4:
+            out[i] = y + 1;
+            break;
+        case 9:
+            out[i] = y * 2;
+            break;
+        default:
+            out[i] = y - x;
+            break;
         }
     };
     return r;
@@ -587,7 +618,8 @@ define spir_kernel void @k(i32 addrspace(1)* %out, i32 %v) {
   %z = zext i24 %r to i32
   store i32 %z, i32 addrspace(1)* %out
   ret void
-})", &log);
+})",
+                                         &log);
     ASSERT_TRUE(module) << log;
     const std::string problem = optimizeAndLegalize(*module, 2);
     EXPECT_NE(problem.find("helper"), std::string::npos) << problem;
@@ -603,7 +635,8 @@ target triple = "spir64-unknown-unknown"
 define spir_kernel void @k(ptr addrspace(1) %out) {
   store i32 1, ptr addrspace(1) %out
   ret void
-})", &log);
+})",
+                                             &log);
         ASSERT_TRUE(module) << log;
         EXPECT_NE(optimizeAndLegalize(*module, 2).find("opaque pointers"), std::string::npos);
     }
@@ -615,10 +648,31 @@ target triple = "x86_64-unknown-linux-gnu"
 define void @k(i32* %out) {
   store i32 1, i32* %out
   ret void
-})", &log);
+})",
+                                             &log);
         ASSERT_TRUE(module) << log;
         EXPECT_NE(optimizeAndLegalize(*module, 2).find("x86_64"), std::string::npos);
     }
+}
+
+// A module without a single pointer leaves LLVM's typed/opaque pointer mode
+// undecided; the opaque-pointer check must not decide it (the translator needs
+// typed pointers afterwards).
+TEST(OptimizeAndLegalize, AcceptsAModuleWithoutPointers) {
+    llvm::LLVMContext context;
+    std::string log;
+    auto module = compileOpenCL(context, R"(
+__kernel void k(int x) {
+  int y = x * 3;
+  (void)y;
+})",
+                                2, /*clangPasses=*/false, &log);
+    ASSERT_TRUE(module) << log;
+    EXPECT_EQ(optimizeAndLegalize(*module, 2), "");
+    std::vector<uint32_t> spirv;
+    std::string error;
+    ASSERT_TRUE(translate(*module, &spirv, &error)) << error;
+    EXPECT_EQ(validateSpirv(spirv.data(), spirv.size() * 4, spirv12), "");
 }
 
 } // namespace

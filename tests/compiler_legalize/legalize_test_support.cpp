@@ -47,8 +47,7 @@ struct TempDir {
 } // namespace
 
 std::unique_ptr<llvm::Module> compileOpenCL(llvm::LLVMContext &context, const std::string &source,
-                                            unsigned optLevel, bool clangPasses,
-                                            std::string *log) {
+                                            unsigned optLevel, bool clangPasses, std::string *log) {
     TempDir dir;
     if (dir.path.empty()) {
         *log = "mkdtemp failed";
@@ -134,8 +133,8 @@ std::string inChildProcess(const std::function<std::string()> &work) {
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && result != std::string::npos)
         return output.substr(result + 8);
     return "child exited with " +
-           std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)) +
-           "\n" + output;
+           std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)) + "\n" +
+           output;
 }
 
 unsigned countInstructions(const llvm::Module &module, const std::string &opcodeName) {
@@ -179,9 +178,9 @@ Device::Device() {
         unavailable_ = "zeContextCreate failed";
         return;
     }
-    ze_command_queue_desc_t queueDesc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, nullptr, 0, 0, 0,
-                                         ZE_COMMAND_QUEUE_MODE_DEFAULT,
-                                         ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_queue_desc_t queueDesc = {
+        ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, nullptr, 0, 0, 0, ZE_COMMAND_QUEUE_MODE_DEFAULT,
+        ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     if (zeCommandQueueCreate(context_, device_, &queueDesc, &queue_) != ZE_RESULT_SUCCESS)
         unavailable_ = "zeCommandQueueCreate failed";
 }
@@ -210,11 +209,16 @@ std::vector<int32_t> Device::run(const std::vector<uint32_t> &spirv, const char 
         *error = text.str();
     };
 
-    ze_module_desc_t moduleDesc = {ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV,
+    ze_module_desc_t moduleDesc = {ZE_STRUCTURE_TYPE_MODULE_DESC,
+                                   nullptr,
+                                   ZE_MODULE_FORMAT_IL_SPIRV,
                                    spirv.size() * sizeof(uint32_t),
-                                   reinterpret_cast<const uint8_t *>(spirv.data()), "", nullptr};
+                                   reinterpret_cast<const uint8_t *>(spirv.data()),
+                                   "",
+                                   nullptr};
     ze_host_mem_alloc_desc_t hostDesc = {ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, nullptr, 0};
-    ze_device_mem_alloc_desc_t deviceDesc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, nullptr, 0, 0};
+    ze_device_mem_alloc_desc_t deviceDesc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, nullptr, 0,
+                                             0};
     ze_kernel_desc_t kernelDesc = {ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, kernelName};
     ze_command_list_desc_t listDesc = {ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC, nullptr, 0, 0};
     ze_group_count_t groups = {globalSize, 1, 1};

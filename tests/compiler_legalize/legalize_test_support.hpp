@@ -23,8 +23,7 @@ namespace legalize_test {
 // with -disable-llvm-passes, as the library's compiler does. Null on failure,
 // with clang's messages in *log.
 std::unique_ptr<llvm::Module> compileOpenCL(llvm::LLVMContext &context, const std::string &source,
-                                            unsigned optLevel, bool clangPasses,
-                                            std::string *log);
+                                            unsigned optLevel, bool clangPasses, std::string *log);
 
 // LLVM IR text -> module; null (and the parser's message in *log) on failure.
 std::unique_ptr<llvm::Module> parseIR(llvm::LLVMContext &context, const std::string &text,
@@ -44,7 +43,7 @@ unsigned countInstructions(const llvm::Module &module, const std::string &opcode
 
 // One device of the project's Level Zero driver, or a reason why there is none.
 class Device {
-  public:
+public:
     Device();
     ~Device();
     Device(const Device &) = delete;
@@ -60,7 +59,7 @@ class Device {
                              const std::vector<int32_t> &in, const std::vector<int32_t> &outInitial,
                              int32_t n, uint32_t globalSize, std::string *error);
 
-  private:
+private:
     std::string unavailable_;
     ze_driver_handle_t driver_ = nullptr;
     ze_device_handle_t device_ = nullptr;

@@ -148,9 +148,9 @@ TEST_F(EventsTest, FanInGatedByAUserEvent) {
     EXPECT_EQ(zeEventQueryStatus(start), ZE_RESULT_NOT_READY);
 }
 
-TEST_F(EventsTest, StreamWaitWaitsForGatedWorkOnceReleased) {
-    // A user-gated fill, the gate opened by another framework event that the
-    // library's own work signals: stream_wait returns only after both ran.
+TEST_F(EventsTest, WaitsOnAnEventTheFrameworksOwnCommandSignals) {
+    // The framework appends its own signal command to its list; a library
+    // fill depends on that event. stream_wait returns after both fills.
     UserEvents user = newEvents(1);
     UsmBuffer data = allocShared(4096);
     std::memset(data.get(), 0, data.size());

@@ -9,6 +9,8 @@
 
 #include <dlfcn.h>
 
+#include <cstdio>
+
 #include <fstream>
 #include <regex>
 #include <set>
@@ -90,6 +92,37 @@ TEST(ExportsTest, ExportedSymbolsComeFromTheLibrary) {
         EXPECT_NE(std::string(info.dli_fname).find("libimex_l0_interop.so"), std::string::npos)
             << name << " resolves to " << info.dli_fname;
     }
+}
+
+TEST(ExportsTest, NoUndocumentedFunctionIsExported) {
+    // The other direction: every function the library exports (strong, in
+    // its dynamic symbol table) is declared in a public header. Weak symbols
+    // are template instantiations of the standard library, which libstdc++
+    // marks visible whatever the library's visibility settings.
+    std::string command = std::string("nm -D --defined-only ") + INTEROP_LIBRARY + " 2>/dev/null";
+    FILE *nm = popen(command.c_str(), "r");
+    ASSERT_NE(nm, nullptr);
+    std::string listing;
+    char buffer[4096];
+    while (size_t n = fread(buffer, 1, sizeof buffer, nm))
+        listing.append(buffer, n);
+    if (pclose(nm) != 0 || listing.empty())
+        GTEST_SKIP() << "nm is not available to list the library's symbols";
+    std::set<std::string> documented = declaredFunctions(INTEROP_HEADER_INTEROP);
+    for (const auto &n : declaredFunctions(INTEROP_HEADER_GPU_RUNTIME))
+        documented.insert(n);
+    std::istringstream lines(listing);
+    std::string line;
+    size_t functions = 0;
+    while (std::getline(lines, line)) {
+        std::istringstream fields(line);
+        std::string address, type, name;
+        if (!(fields >> address >> type >> name) || type != "T")
+            continue;
+        ++functions;
+        EXPECT_TRUE(documented.count(name)) << name << " is exported but not in a public header";
+    }
+    EXPECT_GE(functions, documented.size());
 }
 
 } // namespace

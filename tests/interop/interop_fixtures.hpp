@@ -446,15 +446,9 @@ protected:
     Stream stream; // destroyed before the list and the engine
 };
 
-// The test kernels, built from source (the usual path) on the engine.
+// Builds the test kernels on the engine, from source or from SPIR-V.
 class WithKernels : public WithStream {
 protected:
-    void SetUp() override {
-        WithStream::SetUp();
-        if (HasFatalFailure())
-            return;
-    }
-
     // Builds kernel `name` of the test source; fails the test on error.
     Kernel fromSource(const char *name) {
         Kernel k;

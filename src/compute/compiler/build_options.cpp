@@ -65,6 +65,8 @@ std::string BuildOptions::canonical() const {
         s += " -I" + dir;
     for (const std::string &arg : ccArgs)
         s += " " + arg;
+    if (!warnings.empty())
+        s += "\n" + warnings;
     return s;
 }
 
@@ -109,8 +111,11 @@ BuildOptions parseBuildOptions(const char *options, size_t ndefines,
             // with its own diagnostic in the build log.
             out.ccArgs.push_back(t);
         } else if (t == "-g") {
-            out.ccArgs.push_back("-debug-info-kind=limited");
-            out.ccArgs.push_back("-dwarf-version=4");
+            // Translator 15 writes OpenCL.DebugInfo.100 that SPIRV-Tools
+            // rejects (DebugSource's Text operand), so a -g build could never
+            // pass validation; build without debug info and say so.
+            out.warnings += "warning: -g ignored: LLVMSPIRVLib 15 emits debug information that "
+                            "does not validate\n";
         } else {
             // Everything else (-o, -x, -mllvm, -load, -triple, ...) could change
             // the target, write files or touch LLVM's process-global options.

@@ -16,6 +16,7 @@ struct BuildOptions {
     std::vector<std::string> includeDirs; // absolute paths from -I
     std::vector<std::string> ccArgs;    // -D/-U/-W/-cl-* flags for cc1, in order
     std::string error;                  // non-empty: the option string is rejected
+    std::string warnings;               // "warning: ..." lines for the build log
 
     // A canonical rendering of everything above that changes the output; part
     // of every cache key and of the dump.

@@ -12,7 +12,9 @@
 #include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/FrontendActions.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Frontend/Utils.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -29,8 +31,7 @@ namespace {
 
 // LLVMSPIRVLib 15 keeps process-global state that was never made safe for
 // concurrent use (cl::opt-backed settings read during translation, lazily
-// built static tables, a shared SPIRVDbgErrorHandlingKinds setting), so
-// translations run one at a time. clang's frontend and the LLVM pass pipeline
+// built static tables), so translations run one at a time. clang's frontend and the LLVM pass pipeline
 // work on per-compile CompilerInstance/LLVMContext objects, which LLVM
 // supports from several threads, and run concurrently.
 std::mutex translatorMutex;
@@ -105,16 +106,13 @@ const char *identity() {
     return id.c_str();
 }
 
-CompileResult compileInProcess(const CompileRequest &request) {
-    CompileResult result;
-    llvm::raw_string_ostream log(result.log);
+namespace {
 
-    // Diagnostics: clang's own text format, without colours, into the log.
-    llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> diagOptions(new clang::DiagnosticOptions);
-    diagOptions->ShowColors = false;
-    diagOptions->ShowOptionNames = true;
-    clang::TextDiagnosticPrinter printer(log, diagOptions.get());
-
+// Sets up ci for request: arguments, diagnostics into log, the file system.
+// Returns false (the reason in log) if clang rejects the arguments.
+bool setUp(clang::CompilerInstance &ci, const CompileRequest &request,
+           clang::DiagnosticConsumer &printer,
+           llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> diagOptions) {
     std::vector<std::string> args = cc1Arguments(*request.options);
     std::vector<const char *> argv;
     for (const std::string &a : args)
@@ -125,23 +123,76 @@ CompileResult compileInProcess(const CompileRequest &request) {
         llvm::IntrusiveRefCntPtr<clang::DiagnosticIDs> ids(new clang::DiagnosticIDs);
         clang::DiagnosticsEngine argDiags(ids, diagOptions, &printer, /*ShouldOwnClient=*/false);
         if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, argDiags) ||
-            argDiags.hasErrorOccurred()) {
-            log.flush();
-            return result;
-        }
+            argDiags.hasErrorOccurred())
+            return false;
     }
     invocation->getDiagnosticOpts().ShowColors = false;
     invocation->getDiagnosticOpts().ShowOptionNames = true;
-    // The printer above keeps its own options (carets on); with carets off in
-    // the invocation, ExecuteAction does not print "N errors generated." to
-    // the process's stderr.
+    // The printer keeps its own options (carets on); with carets off in the
+    // invocation, ExecuteAction does not print "N errors generated." to the
+    // process's stderr.
     invocation->getDiagnosticOpts().ShowCarets = false;
     invocation->getFrontendOpts().DisableFree = false;
 
-    clang::CompilerInstance ci;
     ci.setInvocation(invocation);
     ci.createDiagnostics(&printer, /*ShouldOwnClient=*/false);
     ci.createFileManager(makeFileSystem(request));
+    return true;
+}
+
+// clang -E into a string.
+class PreprocessToString : public clang::PreprocessorFrontendAction {
+public:
+    explicit PreprocessToString(std::string &out) : out_(out) {}
+
+protected:
+    void ExecuteAction() override {
+        clang::CompilerInstance &ci = getCompilerInstance();
+        // What -E sets: the token stream with line markers, not the macros.
+        clang::PreprocessorOutputOptions &opts = ci.getPreprocessorOutputOpts();
+        opts.ShowCPP = 1;
+        opts.ShowMacros = 0;
+        opts.ShowLineMarkers = 1;
+        llvm::raw_string_ostream os(out_);
+        clang::DoPrintPreprocessedInput(ci.getPreprocessor(), &os, opts);
+    }
+
+private:
+    std::string &out_;
+};
+
+} // namespace
+
+std::optional<std::string> preprocessInProcess(const CompileRequest &request) {
+    std::string ignored;
+    llvm::raw_string_ostream log(ignored);
+    llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> diagOptions(new clang::DiagnosticOptions);
+    clang::TextDiagnosticPrinter printer(log, diagOptions.get());
+    clang::CompilerInstance ci;
+    if (!setUp(ci, request, printer, diagOptions))
+        return std::nullopt;
+    std::string text;
+    PreprocessToString action(text);
+    if (!ci.ExecuteAction(action) || ci.getDiagnostics().hasErrorOccurred())
+        return std::nullopt;
+    return text;
+}
+
+CompileResult compileInProcess(const CompileRequest &request) {
+    CompileResult result;
+    llvm::raw_string_ostream log(result.log);
+
+    // Diagnostics: clang's own text format, without colours, into the log.
+    llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> diagOptions(new clang::DiagnosticOptions);
+    diagOptions->ShowColors = false;
+    diagOptions->ShowOptionNames = true;
+    clang::TextDiagnosticPrinter printer(log, diagOptions.get());
+
+    clang::CompilerInstance ci;
+    if (!setUp(ci, request, printer, diagOptions)) {
+        log.flush();
+        return result;
+    }
 
     llvm::LLVMContext context;
     clang::EmitLLVMOnlyAction action(&context);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -32,6 +33,11 @@ struct CompileResult {
 };
 
 CompileResult compileInProcess(const CompileRequest &request);
+
+// The source after preprocessing (clang -E with the same options, headers and
+// file system), or nullopt if preprocessing fails. Keys builds that read user
+// -I directories, and is the dump's processed source.
+std::optional<std::string> preprocessInProcess(const CompileRequest &request);
 CompileResult compileSubprocess(const CompileRequest &request);
 
 // "clang 15.0.6; LLVMSPIRVLib 15.0.0; imex_l0 0.1.0"

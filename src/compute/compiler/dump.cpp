@@ -19,6 +19,9 @@ void dumpBuild(const std::string &dir, const std::string &keyHex, const CompileR
     std::filesystem::create_directories(dir, ec);
     std::string base = dir + "/" + keyHex.substr(0, 16);
     writeFile(base + ".cl", request.source);
+    // The processed source: what clang compiled after #include and macros.
+    if (std::optional<std::string> processed = preprocessInProcess(request))
+        writeFile(base + ".i", *processed);
     std::string options = request.options->canonical() + "\n";
     char version[32];
     snprintf(version, sizeof version, "0x%08x", request.spirvVersion);

@@ -1,5 +1,5 @@
 // IMEX_L0_DUMP_DIR: every build (not cache hits) writes <dir>/<key>.cl (the
-// source as compiled), <key>.options (options, defines, SPIR-V version, the
+// source as given), <key>.i (after preprocessing), <key>.options (options, defines, SPIR-V version, the
 // toolchain identity and the registered header names), <key>.log and, on
 // success, <key>.spv.
 #pragma once

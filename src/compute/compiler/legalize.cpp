@@ -39,18 +39,18 @@ namespace {
 
 // SPIR has no LLVM target in LLVM 15, so there is no TargetMachine: the
 // pipeline runs with the default target answers, as clang's own -O<n> does for
-// spir64, except for two target facts. Lookup tables: none (see
-// legalize_target_info.cpp). Native integer widths: spir64's data layout has
-// no "n" entry, so every width counts as equally (il)legal and InstCombine /
-// SimplifyCFG happily narrow values to i2 or i31. "n8:16:32:64" is what the upstream SPIR-V backend declares; with it
-// those passes keep to widths SPIR-V has. It changes no type size or alignment,
-// and the module gets its original layout back afterwards.
+// spir64, except for two target facts.
+//   - Lookup tables: none (see legalize_target_info.cpp).
+//   - Native integer widths: spir64's data layout has no "n" entry, so every
+//     width counts as equally (il)legal and InstCombine / SimplifyCFG narrow
+//     values to i2 or i31. "n8:16:32:64" is what the upstream SPIR-V backend
+//     declares; with it those passes keep to widths SPIR-V has. It changes no
+//     type size or alignment, and the module gets its original layout back.
 //
 // The legalisation passes run in the same pass manager, after the optimiser:
 // freeze removal, vector select conditions, memmove lowering, integer widths,
 // duplicate phi edges, and block order last of all (the passes before it add
-// blocks). Returns the
-// first integer-width problem, or "".
+// blocks). Returns the first integer-width problem, or "".
 std::string runPipeline(llvm::Module &module, unsigned optLevel) {
     const std::string originalLayout = module.getDataLayoutStr();
     if (originalLayout.find("-n") == std::string::npos && originalLayout.rfind("n", 0) != 0)
@@ -86,10 +86,18 @@ std::string runPipeline(llvm::Module &module, unsigned optLevel) {
 
     llvm::ModulePassManager passes;
     switch (optLevel) {
-    case 0: passes = builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0); break;
-    case 1: passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O1); break;
-    case 2: passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2); break;
-    default: passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3); break;
+    case 0:
+        passes = builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0);
+        break;
+    case 1:
+        passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O1);
+        break;
+    case 2:
+        passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
+        break;
+    default:
+        passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+        break;
     }
     std::string widthProblem;
     llvm::FunctionPassManager legalization;
@@ -111,6 +119,27 @@ std::string describe(const llvm::Type *type) {
     llvm::raw_string_ostream out(text);
     type->print(out);
     return out.str();
+}
+
+// Whether any value of the module has an opaque pointer type. Asked of the
+// values, not of LLVMContext::supportsTypedPointers(): a module without any
+// pointer leaves the context undecided, and asking would decide it for
+// opaque pointers, so that later typed pointers could not be created.
+bool usesOpaquePointers(const llvm::Module &module) {
+    auto opaque = [](const llvm::Type *type) { return type->getScalarType()->isOpaquePointerTy(); };
+    for (const llvm::GlobalValue &global : module.global_values())
+        if (opaque(global.getType()))
+            return true;
+    for (const llvm::Function &function : module)
+        for (const llvm::BasicBlock &block : function)
+            for (const llvm::Instruction &instruction : block) {
+                if (opaque(instruction.getType()))
+                    return true;
+                for (const llvm::Value *operand : instruction.operands())
+                    if (opaque(operand->getType()))
+                        return true;
+            }
+    return false;
 }
 
 // Replaces everything `destination` defines by the contents of `source` (same
@@ -140,7 +169,7 @@ std::string optimizeAndLegalize(llvm::Module &module, unsigned optLevel) {
     const llvm::Triple triple(module.getTargetTriple());
     if (triple.getArch() != llvm::Triple::spir && triple.getArch() != llvm::Triple::spir64)
         return "the module's target is '" + module.getTargetTriple() + "', not spir or spir64";
-    if (!module.getContext().supportsTypedPointers())
+    if (usesOpaquePointers(module))
         return "the module uses opaque pointers, which translator 15 cannot translate "
                "(compile with -no-opaque-pointers)";
     // Kept to restart from if optimisation produces integer widths the

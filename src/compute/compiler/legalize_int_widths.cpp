@@ -65,7 +65,9 @@ bool isIllegalScalar(const llvm::Type *type) {
     return llvm::isa<llvm::IntegerType>(type) && isIllegalIntOrVector(type);
 }
 
-unsigned scalarBits(const llvm::Type *type) { return type->getScalarSizeInBits(); }
+unsigned scalarBits(const llvm::Type *type) {
+    return type->getScalarSizeInBits();
+}
 
 // Whether `type` mentions an illegal integer anywhere, pointee types of typed
 // pointers included (an i24* becomes an OpTypePointer to a 24-bit integer).
@@ -96,7 +98,7 @@ llvm::Value *stripBitcasts(llvm::Value *pointer) {
 }
 
 class WidthLegalizer {
-  public:
+public:
     explicit WidthLegalizer(llvm::Function &function)
         : function_(function), layout_(function.getParent()->getDataLayout()) {}
 
@@ -104,7 +106,7 @@ class WidthLegalizer {
     std::string check() const;
     void rewrite();
 
-  private:
+private:
     llvm::Type *promotedType(llvm::Type *type) const;
     llvm::Value *promoted(llvm::Value *value);
     llvm::Value *mask(llvm::IRBuilder<> &builder, llvm::Value *value, unsigned bits) const;
@@ -117,7 +119,7 @@ class WidthLegalizer {
 
     llvm::Function &function_;
     const llvm::DataLayout &layout_;
-    llvm::DenseMap<llvm::Value *, llvm::Value *> promoted_; // old illegal value -> carrier
+    llvm::DenseMap<llvm::Value *, llvm::Value *> promoted_;         // old illegal value -> carrier
     std::vector<std::pair<llvm::PHINode *, llvm::PHINode *>> phis_; // old -> new, incoming later
 };
 
@@ -228,8 +230,9 @@ std::string WidthLegalizer::unsupported(const llvm::Instruction &instruction) co
         auto &store = llvm::cast<llvm::StoreInst>(instruction);
         if (store.isAtomic())
             return "an atomic store of an illegal integer type";
-        return isIllegalScalar(store.getValueOperand()->getType()) ?
-                   "" : "a vector store of an illegal integer type";
+        return isIllegalScalar(store.getValueOperand()->getType())
+                   ? ""
+                   : "a vector store of an illegal integer type";
     }
     case llvm::Instruction::BitCast: {
         // iN <-> <k x iE>: the bytes of a small vector viewed as one integer.
@@ -256,8 +259,7 @@ std::string WidthLegalizer::unsupported(const llvm::Instruction &instruction) co
         }
         return "a call with an argument or result of an illegal integer type";
     default:
-        return std::string("'") + instruction.getOpcodeName() +
-               "' on an illegal integer type";
+        return std::string("'") + instruction.getOpcodeName() + "' on an illegal integer type";
     }
 }
 
@@ -297,12 +299,12 @@ llvm::Value *WidthLegalizer::rewriteLoad(llvm::LoadInst &load) {
         llvm::Value *bytePointer = builder.CreateBitCast(base, builder.getInt8PtrTy(space));
         result = llvm::ConstantInt::get(carrier, 0);
         for (unsigned index = 0; index < bytes; ++index) {
-            llvm::Value *address = builder.CreateConstGEP1_32(builder.getInt8Ty(), bytePointer, index);
+            llvm::Value *address =
+                builder.CreateConstGEP1_32(builder.getInt8Ty(), bytePointer, index);
             llvm::LoadInst *byte = builder.CreateAlignedLoad(
                 builder.getInt8Ty(), address, llvm::commonAlignment(load.getAlign(), index),
                 load.isVolatile());
-            llvm::Value *placed =
-                builder.CreateShl(builder.CreateZExt(byte, carrier), index * 8);
+            llvm::Value *placed = builder.CreateShl(builder.CreateZExt(byte, carrier), index * 8);
             result = builder.CreateOr(result, placed);
         }
         result = mask(builder, result, bits);
@@ -327,11 +329,12 @@ void WidthLegalizer::rewriteStore(llvm::StoreInst &store) {
     } else {
         llvm::Value *bytePointer = builder.CreateBitCast(base, builder.getInt8PtrTy(space));
         for (unsigned index = 0; index < bytes; ++index) {
-            llvm::Value *address = builder.CreateConstGEP1_32(builder.getInt8Ty(), bytePointer, index);
-            llvm::Value *byte = builder.CreateTrunc(builder.CreateLShr(value, index * 8),
-                                                    builder.getInt8Ty());
-            builder.CreateAlignedStore(byte, address, llvm::commonAlignment(store.getAlign(), index),
-                                       store.isVolatile());
+            llvm::Value *address =
+                builder.CreateConstGEP1_32(builder.getInt8Ty(), bytePointer, index);
+            llvm::Value *byte =
+                builder.CreateTrunc(builder.CreateLShr(value, index * 8), builder.getInt8Ty());
+            builder.CreateAlignedStore(
+                byte, address, llvm::commonAlignment(store.getAlign(), index), store.isVolatile());
         }
     }
 }
@@ -400,8 +403,8 @@ llvm::Value *WidthLegalizer::rewriteInstruction(llvm::Instruction &instruction) 
         case llvm::Instruction::UIToFP:
             return builder.CreateUIToFP(input, type);
         case llvm::Instruction::SIToFP:
-            return builder.CreateSIToFP(signExtendInRegister(builder, input, scalarBits(sourceType)),
-                                        type);
+            return builder.CreateSIToFP(
+                signExtendInRegister(builder, input, scalarBits(sourceType)), type);
         case llvm::Instruction::FPToUI:
             // Out-of-range results are poison in the original too.
             return mask(builder, builder.CreateFPToUI(input, target), bits);
@@ -414,10 +417,10 @@ llvm::Value *WidthLegalizer::rewriteInstruction(llvm::Instruction &instruction) 
                 const unsigned elementBits = scalarBits(vector);
                 llvm::Value *result = llvm::ConstantInt::get(target, 0);
                 for (unsigned index = 0; index < vector->getNumElements(); ++index) {
-                    llvm::Value *element = builder.CreateZExt(
-                        builder.CreateExtractElement(source, index), target);
-                    result = builder.CreateOr(result,
-                                              builder.CreateShl(element, index * elementBits));
+                    llvm::Value *element =
+                        builder.CreateZExt(builder.CreateExtractElement(source, index), target);
+                    result =
+                        builder.CreateOr(result, builder.CreateShl(element, index * elementBits));
                 }
                 return result;
             }
@@ -509,7 +512,8 @@ void WidthLegalizer::rewrite() {
     }
     for (auto &[old, carrier] : phis_)
         for (unsigned index = 0; index < old->getNumIncomingValues(); ++index)
-            carrier->addIncoming(promoted(old->getIncomingValue(index)), old->getIncomingBlock(index));
+            carrier->addIncoming(promoted(old->getIncomingValue(index)),
+                                 old->getIncomingBlock(index));
 
     // Old instructions only use each other now; cut the references first so
     // that the order of erasure does not matter.

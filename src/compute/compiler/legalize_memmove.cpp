@@ -49,8 +49,8 @@ bool MemMoveLoweringPass::lowerMemMoves(llvm::Function &function) {
             llvm::AllocaInst *temporary = entryBuilder.CreateAlloca(
                 llvm::ArrayType::get(builder.getInt8Ty(), length->getZExtValue()), nullptr,
                 "memmove.tmp");
-            const llvm::Align alignment = std::max(move->getDestAlign().valueOrOne(),
-                                                   move->getSourceAlign().valueOrOne());
+            const llvm::Align alignment =
+                std::max(move->getDestAlign().valueOrOne(), move->getSourceAlign().valueOrOne());
             temporary->setAlignment(alignment);
             llvm::Value *bytes = builder.CreateBitCast(temporary, builder.getInt8PtrTy());
             builder.CreateMemCpy(bytes, alignment, move->getRawSource(), move->getSourceAlign(),

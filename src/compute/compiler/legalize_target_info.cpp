@@ -24,7 +24,7 @@ namespace imex_l0::compiler {
 namespace {
 
 class SpirTransformInfo final : public llvm::TargetTransformInfoImplCRTPBase<SpirTransformInfo> {
-  public:
+public:
     explicit SpirTransformInfo(const llvm::DataLayout &layout)
         : llvm::TargetTransformInfoImplCRTPBase<SpirTransformInfo>(layout) {}
     bool shouldBuildLookupTables() const { return false; }

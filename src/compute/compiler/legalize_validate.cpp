@@ -15,14 +15,22 @@ namespace {
 // without the extra limits of one client API's environment.
 spv_target_env environmentFor(uint32_t spirvVersion) {
     switch (spirvVersion) {
-    case 0: return SPV_ENV_UNIVERSAL_1_2; // the compiler interface's default
-    case 0x00010000: return SPV_ENV_UNIVERSAL_1_0;
-    case 0x00010100: return SPV_ENV_UNIVERSAL_1_1;
-    case 0x00010200: return SPV_ENV_UNIVERSAL_1_2;
-    case 0x00010300: return SPV_ENV_UNIVERSAL_1_3;
-    case 0x00010400: return SPV_ENV_UNIVERSAL_1_4;
-    case 0x00010500: return SPV_ENV_UNIVERSAL_1_5;
-    default: return SPV_ENV_UNIVERSAL_1_6;
+    case 0:
+        return SPV_ENV_UNIVERSAL_1_2; // the compiler interface's default
+    case 0x00010000:
+        return SPV_ENV_UNIVERSAL_1_0;
+    case 0x00010100:
+        return SPV_ENV_UNIVERSAL_1_1;
+    case 0x00010200:
+        return SPV_ENV_UNIVERSAL_1_2;
+    case 0x00010300:
+        return SPV_ENV_UNIVERSAL_1_3;
+    case 0x00010400:
+        return SPV_ENV_UNIVERSAL_1_4;
+    case 0x00010500:
+        return SPV_ENV_UNIVERSAL_1_5;
+    default:
+        return SPV_ENV_UNIVERSAL_1_6;
     }
 }
 

@@ -66,13 +66,21 @@ Service::Outcome Service::compile(std::string_view source, const char *optionTex
     appendField(key, options.canonical());
     appendField(key, std::string_view(reinterpret_cast<const char *>(request.headers->digest.data()),
                                       request.headers->digest.size()));
-    appendField(key, source);
+    // Files under user -I directories are outside the registry digest: for
+    // such builds the key holds the preprocessed source, which contains them.
+    // If preprocessing fails the build runs uncached and reports the error.
+    bool cacheable = true;
+    if (options.includeDirs.empty()) {
+        appendField(key, source);
+    } else if (std::optional<std::string> preprocessed = preprocessInProcess(request)) {
+        appendField(key, *preprocessed);
+    } else {
+        cacheable = false;
+    }
 
     auto buildOnce = [&]() -> MemoryCache::Result {
         Digest digest = sha256(key);
-        // Headers under user -I directories are outside the key: such builds
-        // bypass the disk cache (the memory cache drops them below).
-        const bool diskUsable = options.includeDirs.empty() && disk_.enabled();
+        const bool diskUsable = cacheable && disk_.enabled();
         if (diskUsable) {
             if (std::optional<CompileResult> cached = disk_.load(digest)) {
                 ++diskHits_;
@@ -82,6 +90,7 @@ Service::Outcome Service::compile(std::string_view source, const char *optionTex
         }
         auto result = std::make_shared<CompileResult>(subprocess ? compileSubprocess(request)
                                                                  : compileInProcess(request));
+        result->log.insert(0, options.warnings);
         if (!config().dumpDir.empty())
             dumpBuild(config().dumpDir, toHex(digest), request, *result);
         if (diskUsable)
@@ -102,7 +111,7 @@ Service::Outcome Service::compile(std::string_view source, const char *optionTex
     };
 
     MemoryCache::Result result;
-    if (!options.includeDirs.empty()) {
+    if (!cacheable) {
         ++memoryMisses_;
         result = build();
     } else {
