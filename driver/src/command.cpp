@@ -140,9 +140,9 @@ void enqueueHostTask(cl_command_queue queue, const WaitList &waits, Event *signa
         (*t)();
     };
     cl_event ev = nullptr;
-    cl_int err = clEnqueueNativeKernel(queue, run, &args, sizeof(args), 0, nullptr, nullptr,
-                                       waits.size(), waits.data(),
-                                       signal != nullptr ? &ev : nullptr);
+    cl_int err =
+        clEnqueueNativeKernel(queue, run, &args, sizeof(args), 0, nullptr, nullptr, waits.size(),
+                              waits.data(), signal != nullptr ? &ev : nullptr);
     if (err != CL_SUCCESS) {
         delete heap;
         checkCl(err);
@@ -211,11 +211,15 @@ void enqueueIndirectLaunch(cl_command_queue queue, const Command &c) {
     }
     finishSignal(c.signal, end);
     clFlush(queue);
-    // The thread owns a copy of the arguments (an immediate list's launch
+    // The thread owns copies of the arguments (an immediate list's launch
     // points at the kernel's current values, which may change meanwhile).
-    auto launch = std::make_shared<const KernelLaunch>(*c.launch);
-    Kernel *kernel = c.kernel;
-    const ze_group_count_t *counts = c.indirectGroups;
+    auto batch = c.batch;
+    if (batch.empty())
+        batch.emplace_back(c.kernel, c.launch);
+    for (auto &entry : batch)
+        entry.second = std::make_shared<const KernelLaunch>(*entry.second);
+    const ze_group_count_t *groups = c.indirectGroups;
+    const uint32_t *count = c.indirectCount;
     clRetainContext(context);
     std::thread([=] {
         if (clWaitForEvents(1, &turn) == CL_SUCCESS) {
@@ -223,13 +227,17 @@ void enqueueIndirectLaunch(cl_command_queue queue, const Command &c) {
             cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
             cl_command_queue own = clCreateCommandQueueWithProperties(context, device, props, &e);
             if (e == CL_SUCCESS) {
+                size_t n = batch.size();
+                if (count != nullptr)
+                    n = std::min<size_t>(n, *count);
                 try {
-                    cl_event ran = kernel->enqueue(own, *launch, *counts, 0, nullptr, true);
-                    clWaitForEvents(1, &ran);
-                    clReleaseEvent(ran);
+                    for (size_t i = 0; i < n; ++i)
+                        batch[i].first->enqueue(own, *batch[i].second, groups[i], 0, nullptr,
+                                                false);
                 } catch (...) {
                     // Nothing to report to: L0 has no error state for a launch.
                 }
+                clFinish(own);
                 clReleaseCommandQueue(own);
             }
         }
@@ -274,8 +282,8 @@ void enqueueCommand(cl_command_queue queue, const Command &c) {
             break;
         }
         size_t patternSize = c.pattern.size();
-        bool openclCan = reinterpret_cast<uintptr_t>(c.dst) % patternSize == 0 &&
-                         c.size % patternSize == 0;
+        bool openclCan =
+            reinterpret_cast<uintptr_t>(c.dst) % patternSize == 0 && c.size % patternSize == 0;
         if (!openclCan) {
             // OpenCL wants the destination aligned to the pattern and whole
             // repetitions; L0 does not. The device is the host's CPU, so the

@@ -5,6 +5,7 @@
 #include "object.hpp"
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace ze_opencl {
@@ -37,7 +38,12 @@ struct Command {
     Kernel *kernel = nullptr;
     std::shared_ptr<const KernelLaunch> launch;
     ze_group_count_t groups = {1, 1, 1};
-    const ze_group_count_t *indirectGroups = nullptr; // read when the launch is enqueued
+    const ze_group_count_t *indirectGroups = nullptr; // read when the launch runs
+    // LaunchIndirect of several kernels (AppendLaunchMultipleKernelsIndirect):
+    // `batch` replaces kernel/launch, indirectGroups is an array, and
+    // *indirectCount (read when the launch runs) says how many of them run.
+    std::vector<std::pair<Kernel *, std::shared_ptr<const KernelLaunch>>> batch;
+    const uint32_t *indirectCount = nullptr;
 
     // Copy, Fill, CopyRegion
     void *dst = nullptr;

@@ -11,7 +11,6 @@
 
 #include <memory>
 
-
 namespace ze_opencl {
 
 CommandList::CommandList(Context *context, Device *device, bool immediate,
@@ -52,7 +51,9 @@ void CommandList::append(Command command) {
     }
 }
 
-void CommandList::close() { closed_ = true; }
+void CommandList::close() {
+    closed_ = true;
+}
 
 void CommandList::reset() {
     if (immediate_) {
@@ -71,11 +72,13 @@ void CommandList::replay(cl_command_queue queue) const {
 
 namespace {
 
-CommandList *listOf(ze_command_list_handle_t h) { return fromHandle<CommandList>(h); }
+CommandList *listOf(ze_command_list_handle_t h) {
+    return fromHandle<CommandList>(h);
+}
 
 Event *eventOf(CommandList *list, ze_event_handle_t h) {
     Event *e = fromHandle<Event>(h);
-    check(e->pool()->context() == list->context(), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    check(e->context() == list->context(), ZE_RESULT_ERROR_INVALID_ARGUMENT);
     return e;
 }
 
@@ -96,15 +99,15 @@ Command makeCommand(CommandList *list, Command::Type type, ze_event_handle_t hSi
 ze_result_t ZE_APICALL zeCommandListCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
                                            const ze_command_list_desc_t *desc,
                                            ze_command_list_handle_t *phCommandList) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         Context *context = fromHandle<Context>(hContext);
         Device *device = fromHandle<Device>(hDevice);
         check(context->driver()->owns(device), ZE_RESULT_ERROR_INVALID_ARGUMENT);
         notNull(desc);
         notNull(phCommandList);
         check(desc->commandQueueGroupOrdinal == 0, ZE_RESULT_ERROR_INVALID_ARGUMENT);
-        auto list = std::make_unique<CommandList>(context, device, false,
-                                                  ZE_COMMAND_QUEUE_MODE_DEFAULT);
+        auto list =
+            std::make_unique<CommandList>(context, device, false, ZE_COMMAND_QUEUE_MODE_DEFAULT);
         list->init();
         *phCommandList = toHandle<CommandList, ze_command_list_handle_t>(list.release());
         return ZE_RESULT_SUCCESS;
@@ -115,7 +118,7 @@ ze_result_t ZE_APICALL zeCommandListCreateImmediate(ze_context_handle_t hContext
                                                     ze_device_handle_t hDevice,
                                                     const ze_command_queue_desc_t *desc,
                                                     ze_command_list_handle_t *phCommandList) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         Context *context = fromHandle<Context>(hContext);
         Device *device = fromHandle<Device>(hDevice);
         check(context->driver()->owns(device), ZE_RESULT_ERROR_INVALID_ARGUMENT);
@@ -130,14 +133,14 @@ ze_result_t ZE_APICALL zeCommandListCreateImmediate(ze_context_handle_t hContext
 }
 
 ze_result_t ZE_APICALL zeCommandListDestroy(ze_command_list_handle_t hCommandList) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         delete listOf(hCommandList);
         return ZE_RESULT_SUCCESS;
     });
 }
 
 ze_result_t ZE_APICALL zeCommandListClose(ze_command_list_handle_t hCommandList) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         CommandList *list = listOf(hCommandList);
         if (!list->immediate())
             list->close();
@@ -146,7 +149,7 @@ ze_result_t ZE_APICALL zeCommandListClose(ze_command_list_handle_t hCommandList)
 }
 
 ze_result_t ZE_APICALL zeCommandListReset(ze_command_list_handle_t hCommandList) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         listOf(hCommandList)->reset();
         return ZE_RESULT_SUCCESS;
     });
@@ -156,10 +159,10 @@ ze_result_t ZE_APICALL zeCommandListAppendBarrier(ze_command_list_handle_t hComm
                                                   ze_event_handle_t hSignalEvent,
                                                   uint32_t numWaitEvents,
                                                   ze_event_handle_t *phWaitEvents) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         CommandList *list = listOf(hCommandList);
-        list->append(makeCommand(list, Command::Type::Barrier, hSignalEvent, numWaitEvents,
-                                 phWaitEvents));
+        list->append(
+            makeCommand(list, Command::Type::Barrier, hSignalEvent, numWaitEvents, phWaitEvents));
         return ZE_RESULT_SUCCESS;
     });
 }
@@ -169,12 +172,12 @@ ze_result_t ZE_APICALL zeCommandListAppendMemoryRangesBarrier(
     ze_command_list_handle_t hCommandList, uint32_t numRanges, const size_t *pRangeSizes,
     const void **pRanges, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
     ze_event_handle_t *phWaitEvents) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         CommandList *list = listOf(hCommandList);
         check(numRanges == 0 || (pRangeSizes != nullptr && pRanges != nullptr),
               ZE_RESULT_ERROR_INVALID_NULL_POINTER);
-        list->append(makeCommand(list, Command::Type::Barrier, hSignalEvent, numWaitEvents,
-                                 phWaitEvents));
+        list->append(
+            makeCommand(list, Command::Type::Barrier, hSignalEvent, numWaitEvents, phWaitEvents));
         return ZE_RESULT_SUCCESS;
     });
 }
@@ -184,7 +187,7 @@ ze_result_t ZE_APICALL zeCommandListAppendMemoryCopy(ze_command_list_handle_t hC
                                                      ze_event_handle_t hSignalEvent,
                                                      uint32_t numWaitEvents,
                                                      ze_event_handle_t *phWaitEvents) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         CommandList *list = listOf(hCommandList);
         notNull(dstptr);
         notNull(srcptr);
@@ -204,10 +207,10 @@ ze_result_t ZE_APICALL zeCommandListAppendMemoryCopyFromContext(
     ze_command_list_handle_t hCommandList, void *dstptr, ze_context_handle_t hContextSrc,
     const void *srcptr, size_t size, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
     ze_event_handle_t *phWaitEvents) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Context>(hContextSrc);
-        return ze_opencl::zeCommandListAppendMemoryCopy(hCommandList, dstptr, srcptr, size, hSignalEvent,
-                                             numWaitEvents, phWaitEvents);
+        return ze_opencl::zeCommandListAppendMemoryCopy(hCommandList, dstptr, srcptr, size,
+                                                        hSignalEvent, numWaitEvents, phWaitEvents);
     });
 }
 
@@ -217,7 +220,7 @@ ze_result_t ZE_APICALL zeCommandListAppendMemoryFill(ze_command_list_handle_t hC
                                                      ze_event_handle_t hSignalEvent,
                                                      uint32_t numWaitEvents,
                                                      ze_event_handle_t *phWaitEvents) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         CommandList *list = listOf(hCommandList);
         notNull(ptr);
         notNull(pattern);
@@ -241,7 +244,7 @@ ze_result_t ZE_APICALL zeCommandListAppendMemoryCopyRegion(
     uint32_t dstPitch, uint32_t dstSlicePitch, const void *srcptr,
     const ze_copy_region_t *srcRegion, uint32_t srcPitch, uint32_t srcSlicePitch,
     ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         CommandList *list = listOf(hCommandList);
         notNull(dstptr);
         notNull(srcptr);
@@ -253,8 +256,8 @@ ze_result_t ZE_APICALL zeCommandListAppendMemoryCopyRegion(
         check(srcRegion->originX + uint64_t(srcRegion->width) <= srcPitch &&
                   dstRegion->originX + uint64_t(dstRegion->width) <= dstPitch,
               ZE_RESULT_ERROR_INVALID_ARGUMENT);
-        Command c = makeCommand(list, Command::Type::CopyRegion, hSignalEvent, numWaitEvents,
-                                phWaitEvents);
+        Command c =
+            makeCommand(list, Command::Type::CopyRegion, hSignalEvent, numWaitEvents, phWaitEvents);
         c.dst = dstptr;
         c.src = srcptr;
         c.dstRegion = *dstRegion;
@@ -262,8 +265,10 @@ ze_result_t ZE_APICALL zeCommandListAppendMemoryCopyRegion(
         c.dstPitch = dstPitch;
         c.srcPitch = srcPitch;
         // A 2D copy (depth 1) need not give a slice pitch.
-        c.dstSlicePitch = dstSlicePitch != 0 ? dstSlicePitch : dstPitch * (dstRegion->originY + dstRegion->height);
-        c.srcSlicePitch = srcSlicePitch != 0 ? srcSlicePitch : srcPitch * (srcRegion->originY + srcRegion->height);
+        c.dstSlicePitch = dstSlicePitch != 0 ? dstSlicePitch
+                                             : dstPitch * (dstRegion->originY + dstRegion->height);
+        c.srcSlicePitch = srcSlicePitch != 0 ? srcSlicePitch
+                                             : srcPitch * (srcRegion->originY + srcRegion->height);
         list->append(std::move(c));
         return ZE_RESULT_SUCCESS;
     });
@@ -272,7 +277,7 @@ ze_result_t ZE_APICALL zeCommandListAppendMemoryCopyRegion(
 // Memory is already where every device can reach it: hints change nothing.
 ze_result_t ZE_APICALL zeCommandListAppendMemoryPrefetch(ze_command_list_handle_t hCommandList,
                                                          const void *ptr, size_t) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         listOf(hCommandList);
         notNull(ptr);
         return ZE_RESULT_SUCCESS;
@@ -282,7 +287,7 @@ ze_result_t ZE_APICALL zeCommandListAppendMemoryPrefetch(ze_command_list_handle_
 ze_result_t ZE_APICALL zeCommandListAppendMemAdvise(ze_command_list_handle_t hCommandList,
                                                     ze_device_handle_t hDevice, const void *ptr,
                                                     size_t, ze_memory_advice_t) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         listOf(hCommandList);
         fromHandle<Device>(hDevice);
         notNull(ptr);
@@ -292,7 +297,7 @@ ze_result_t ZE_APICALL zeCommandListAppendMemAdvise(ze_command_list_handle_t hCo
 
 ze_result_t ZE_APICALL zeCommandListAppendSignalEvent(ze_command_list_handle_t hCommandList,
                                                       ze_event_handle_t hEvent) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         CommandList *list = listOf(hCommandList);
         check(hEvent != nullptr, ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
         list->append(makeCommand(list, Command::Type::Signal, hEvent, 0, nullptr));
@@ -303,7 +308,7 @@ ze_result_t ZE_APICALL zeCommandListAppendSignalEvent(ze_command_list_handle_t h
 ze_result_t ZE_APICALL zeCommandListAppendWaitOnEvents(ze_command_list_handle_t hCommandList,
                                                        uint32_t numEvents,
                                                        ze_event_handle_t *phEvents) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         CommandList *list = listOf(hCommandList);
         notNull(phEvents);
         list->append(makeCommand(list, Command::Type::Wait, nullptr, numEvents, phEvents));
@@ -313,7 +318,7 @@ ze_result_t ZE_APICALL zeCommandListAppendWaitOnEvents(ze_command_list_handle_t 
 
 ze_result_t ZE_APICALL zeCommandListAppendEventReset(ze_command_list_handle_t hCommandList,
                                                      ze_event_handle_t hEvent) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         CommandList *list = listOf(hCommandList);
         check(hEvent != nullptr, ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
         list->append(makeCommand(list, Command::Type::Reset, hEvent, 0, nullptr));
@@ -324,7 +329,7 @@ ze_result_t ZE_APICALL zeCommandListAppendEventReset(ze_command_list_handle_t hC
 ze_result_t ZE_APICALL zeCommandListAppendWriteGlobalTimestamp(
     ze_command_list_handle_t hCommandList, uint64_t *dstptr, ze_event_handle_t hSignalEvent,
     uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         CommandList *list = listOf(hCommandList);
         notNull(dstptr);
         Command c = makeCommand(list, Command::Type::WriteTimestamp, hSignalEvent, numWaitEvents,
@@ -339,7 +344,7 @@ ze_result_t ZE_APICALL zeCommandListAppendQueryKernelTimestamps(
     ze_command_list_handle_t hCommandList, uint32_t numEvents, ze_event_handle_t *phEvents,
     void *dstptr, const size_t *pOffsets, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
     ze_event_handle_t *phWaitEvents) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         CommandList *list = listOf(hCommandList);
         notNull(phEvents);
         notNull(dstptr);
@@ -347,7 +352,7 @@ ze_result_t ZE_APICALL zeCommandListAppendQueryKernelTimestamps(
                                 phWaitEvents);
         for (uint32_t i = 0; i < numEvents; ++i) {
             Event *e = eventOf(list, phEvents[i]);
-            check(e->pool()->timestamps(), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+            check(e->timestamps(), ZE_RESULT_ERROR_INVALID_ARGUMENT);
             c.queried.push_back(e);
         }
         if (pOffsets != nullptr)
@@ -382,7 +387,7 @@ ze_result_t ZE_APICALL zeCommandListAppendLaunchKernel(ze_command_list_handle_t 
                                                        ze_event_handle_t hSignalEvent,
                                                        uint32_t numWaitEvents,
                                                        ze_event_handle_t *phWaitEvents) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         CommandList *list = listOf(hCommandList);
         notNull(pLaunchFuncArgs);
         Command c = makeLaunch(list, Command::Type::Launch, hKernel, hSignalEvent, numWaitEvents,
@@ -404,22 +409,47 @@ ze_result_t ZE_APICALL zeCommandListAppendLaunchKernel(ze_command_list_handle_t 
 // ordinary one.
 ze_result_t ZE_APICALL zeCommandListAppendLaunchCooperativeKernel(
     ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
-    const ze_group_count_t *pLaunchFuncArgs, ze_event_handle_t hSignalEvent,
-    uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
-    return ze_opencl::zeCommandListAppendLaunchKernel(hCommandList, hKernel, pLaunchFuncArgs, hSignalEvent,
-                                           numWaitEvents, phWaitEvents);
+    const ze_group_count_t *pLaunchFuncArgs, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t *phWaitEvents) {
+    return ze_opencl::zeCommandListAppendLaunchKernel(hCommandList, hKernel, pLaunchFuncArgs,
+                                                      hSignalEvent, numWaitEvents, phWaitEvents);
 }
 
 ze_result_t ZE_APICALL zeCommandListAppendLaunchKernelIndirect(
     ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
     const ze_group_count_t *pLaunchArgumentsBuffer, ze_event_handle_t hSignalEvent,
     uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         CommandList *list = listOf(hCommandList);
         notNull(pLaunchArgumentsBuffer);
         Command c = makeLaunch(list, Command::Type::LaunchIndirect, hKernel, hSignalEvent,
                                numWaitEvents, phWaitEvents);
         c.indirectGroups = pLaunchArgumentsBuffer;
+        list->append(std::move(c));
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeCommandListAppendLaunchMultipleKernelsIndirect(
+    ze_command_list_handle_t hCommandList, uint32_t numKernels, ze_kernel_handle_t *phKernels,
+    const uint32_t *pCountBuffer, const ze_group_count_t *pLaunchArgumentsBuffer,
+    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
+    return boundary(__func__, [&] {
+        CommandList *list = listOf(hCommandList);
+        notNull(phKernels);
+        notNull(pCountBuffer);
+        notNull(pLaunchArgumentsBuffer);
+        Command c = makeCommand(list, Command::Type::LaunchIndirect, hSignalEvent, numWaitEvents,
+                                phWaitEvents);
+        for (uint32_t i = 0; i < numKernels; ++i) {
+            Command one =
+                makeLaunch(list, Command::Type::LaunchIndirect, phKernels[i], nullptr, 0, nullptr);
+            c.batch.emplace_back(one.kernel, std::move(one.launch));
+        }
+        c.indirectGroups = pLaunchArgumentsBuffer;
+        c.indirectCount = pCountBuffer;
+        if (numKernels == 0)
+            c.type = Command::Type::Barrier; // nothing can run: only waits and the signal
         list->append(std::move(c));
         return ZE_RESULT_SUCCESS;
     });
@@ -456,7 +486,7 @@ zeGetCommandListProcAddrTable(ze_api_version_t version, ze_command_list_dditable
     t->pfnAppendLaunchKernel = zeCommandListAppendLaunchKernel;
     t->pfnAppendLaunchCooperativeKernel = zeCommandListAppendLaunchCooperativeKernel;
     t->pfnAppendLaunchKernelIndirect = zeCommandListAppendLaunchKernelIndirect;
-    setUnsupported(t->pfnAppendLaunchMultipleKernelsIndirect);
+    t->pfnAppendLaunchMultipleKernelsIndirect = zeCommandListAppendLaunchMultipleKernelsIndirect;
     setUnsupported(t->pfnAppendImageCopyToMemoryExt);
     setUnsupported(t->pfnAppendImageCopyFromMemoryExt);
     return ZE_RESULT_SUCCESS;

@@ -43,7 +43,8 @@ private:
     cl_command_queue queue_ = nullptr; // immediate lists only
     bool closed_ = false;
     std::vector<Command> commands_; // regular lists only
-    std::mutex mutex_; // serialises appends of an immediate list (its queue order is the list's order)
+    std::mutex
+        mutex_; // serialises appends of an immediate list (its queue order is the list's order)
 };
 
 } // namespace ze_opencl

@@ -26,7 +26,9 @@ CommandQueue::~CommandQueue() {
     }
 }
 
-void CommandQueue::init() { queue_ = createClQueue(context_, device_); }
+void CommandQueue::init() {
+    queue_ = createClQueue(context_, device_);
+}
 
 void CommandQueue::execute(uint32_t count, CommandList *const *lists, Fence *fence) {
     for (uint32_t i = 0; i < count; ++i) {
@@ -37,20 +39,25 @@ void CommandQueue::execute(uint32_t count, CommandList *const *lists, Fence *fen
     std::lock_guard<std::mutex> lock(mutex_);
     for (uint32_t i = 0; i < count; ++i)
         lists[i]->replay(queue_);
-    if (fence != nullptr) {
-        // The fence signals when a marker after the last list completes; it
-        // must be unsignaled again for this execution to be seen.
-        fence->signal().reset();
-        cl_event marker = nullptr;
-        checkCl(clEnqueueMarkerWithWaitList(queue_, 0, nullptr, &marker));
-        try {
+    // One marker after the lists tells both the fence and synchronize() when
+    // this execution (and, the queue being in order, every earlier one) is done.
+    cl_event marker = nullptr;
+    checkCl(clEnqueueMarkerWithWaitList(queue_, 0, nullptr, &marker));
+    try {
+        auto done = std::make_shared<Signal>(context_->cl(), false);
+        done->setBy(marker);
+        done_ = std::move(done);
+        if (fence != nullptr) {
+            // Unsignaled again, so that this execution's completion is what
+            // the fence reports.
+            fence->signal().reset();
             fence->signal().setBy(marker);
-        } catch (...) {
-            clReleaseEvent(marker);
-            throw;
         }
+    } catch (...) {
         clReleaseEvent(marker);
+        throw;
     }
+    clReleaseEvent(marker);
     if (mode_ == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS)
         checkCl(clFinish(queue_));
     else
@@ -58,24 +65,18 @@ void CommandQueue::execute(uint32_t count, CommandList *const *lists, Fence *fen
 }
 
 ze_result_t CommandQueue::synchronize(uint64_t timeoutNs) {
-    if (timeoutNs == UINT64_MAX) {
-        checkCl(clFinish(queue_));
-        return ZE_RESULT_SUCCESS;
-    }
-    cl_event marker = nullptr;
+    std::shared_ptr<Signal> done;
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        checkCl(clEnqueueMarkerWithWaitList(queue_, 0, nullptr, &marker));
+        done = done_;
     }
-    auto done = std::make_shared<Signal>(context_->cl(), false);
-    try {
-        done->setBy(marker);
-        clFlush(queue_);
-    } catch (...) {
-        clReleaseEvent(marker);
-        throw;
+    if (done == nullptr)
+        return ZE_RESULT_SUCCESS; // nothing was ever executed
+    if (timeoutNs == UINT64_MAX) {
+        checkCl(clFinish(queue_));
+        done->waitFor(UINT64_MAX); // the marker's callback may still be on its way
+        return ZE_RESULT_SUCCESS;
     }
-    clReleaseEvent(marker);
     return done->waitFor(timeoutNs) ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
 }
 
@@ -85,7 +86,7 @@ ze_result_t ZE_APICALL zeCommandQueueCreate(ze_context_handle_t hContext,
                                             ze_device_handle_t hDevice,
                                             const ze_command_queue_desc_t *desc,
                                             ze_command_queue_handle_t *phCommandQueue) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         Context *context = fromHandle<Context>(hContext);
         Device *device = fromHandle<Device>(hDevice);
         check(context->driver()->owns(device), ZE_RESULT_ERROR_INVALID_ARGUMENT);
@@ -101,7 +102,7 @@ ze_result_t ZE_APICALL zeCommandQueueCreate(ze_context_handle_t hContext,
 }
 
 ze_result_t ZE_APICALL zeCommandQueueDestroy(ze_command_queue_handle_t hCommandQueue) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         delete fromHandle<CommandQueue>(hCommandQueue);
         return ZE_RESULT_SUCCESS;
     });
@@ -111,7 +112,7 @@ ze_result_t ZE_APICALL zeCommandQueueExecuteCommandLists(ze_command_queue_handle
                                                          uint32_t numCommandLists,
                                                          ze_command_list_handle_t *phCommandLists,
                                                          ze_fence_handle_t hFence) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         CommandQueue *queue = fromHandle<CommandQueue>(hCommandQueue);
         notNull(phCommandLists);
         check(numCommandLists > 0, ZE_RESULT_ERROR_INVALID_SIZE);
@@ -130,7 +131,8 @@ ze_result_t ZE_APICALL zeCommandQueueExecuteCommandLists(ze_command_queue_handle
 
 ze_result_t ZE_APICALL zeCommandQueueSynchronize(ze_command_queue_handle_t hCommandQueue,
                                                  uint64_t timeout) {
-    return boundary([&] { return fromHandle<CommandQueue>(hCommandQueue)->synchronize(timeout); });
+    return boundary(__func__,
+                    [&] { return fromHandle<CommandQueue>(hCommandQueue)->synchronize(timeout); });
 }
 
 } // namespace

@@ -1,8 +1,9 @@
 // Command queues: an in-order OpenCL queue that executes regular command lists.
 #pragma once
 
-#include "object.hpp"
+#include "signal.hpp"
 
+#include <memory>
 #include <mutex>
 
 namespace ze_opencl {
@@ -32,7 +33,10 @@ private:
     Device *device_;
     const ze_command_queue_mode_t mode_;
     cl_command_queue queue_ = nullptr;
-    std::mutex mutex_; // keeps the lists of concurrent executions from interleaving
+    std::mutex mutex_; // keeps concurrent executions from interleaving; guards done_
+    // Set when everything executed so far has completed (a marker after the
+    // last execution): polling it enqueues nothing, so an idle queue is idle.
+    std::shared_ptr<Signal> done_;
 };
 
 } // namespace ze_opencl

@@ -6,11 +6,10 @@
 
 #include <level_zero/ze_ddi.h>
 
-#include <memory>
-
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace ze_opencl {
@@ -97,7 +96,7 @@ namespace {
 
 ze_result_t ZE_APICALL zeContextCreate(ze_driver_handle_t hDriver, const ze_context_desc_t *desc,
                                        ze_context_handle_t *phContext) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         Driver *driver = fromHandle<Driver>(hDriver);
         notNull(desc);
         notNull(phContext);
@@ -113,7 +112,7 @@ ze_result_t ZE_APICALL zeContextCreate(ze_driver_handle_t hDriver, const ze_cont
 ze_result_t ZE_APICALL zeContextCreateEx(ze_driver_handle_t hDriver, const ze_context_desc_t *desc,
                                          uint32_t numDevices, ze_device_handle_t *phDevices,
                                          ze_context_handle_t *phContext) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         Driver *driver = fromHandle<Driver>(hDriver);
         check(numDevices == 0 || phDevices != nullptr, ZE_RESULT_ERROR_INVALID_NULL_POINTER);
         for (uint32_t i = 0; i < numDevices; ++i)
@@ -123,14 +122,14 @@ ze_result_t ZE_APICALL zeContextCreateEx(ze_driver_handle_t hDriver, const ze_co
 }
 
 ze_result_t ZE_APICALL zeContextDestroy(ze_context_handle_t hContext) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         delete fromHandle<Context>(hContext);
         return ZE_RESULT_SUCCESS;
     });
 }
 
 ze_result_t ZE_APICALL zeContextGetStatus(ze_context_handle_t hContext) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Context>(hContext);
         return ZE_RESULT_SUCCESS;
     });
@@ -139,7 +138,7 @@ ze_result_t ZE_APICALL zeContextGetStatus(ze_context_handle_t hContext) {
 // All memory is always resident: SVM on a CPU device is host memory.
 ze_result_t ZE_APICALL zeContextMakeMemoryResident(ze_context_handle_t hContext,
                                                    ze_device_handle_t hDevice, void *ptr, size_t) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Context>(hContext);
         fromHandle<Device>(hDevice);
         notNull(ptr);
@@ -149,7 +148,7 @@ ze_result_t ZE_APICALL zeContextMakeMemoryResident(ze_context_handle_t hContext,
 
 ze_result_t ZE_APICALL zeContextEvictMemory(ze_context_handle_t hContext,
                                             ze_device_handle_t hDevice, void *ptr, size_t) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Context>(hContext);
         fromHandle<Device>(hDevice);
         notNull(ptr);

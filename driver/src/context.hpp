@@ -40,7 +40,7 @@ public:
 private:
     Driver *driver_;
     cl_context cl_ = nullptr;
-    mutable std::mutex mutex_; // guards allocations_
+    mutable std::mutex mutex_;                    // guards allocations_
     std::map<uintptr_t, Allocation> allocations_; // keyed by base address
 };
 

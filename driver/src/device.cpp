@@ -9,8 +9,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <ctime>
 #include <cstring>
+#include <ctime>
 
 namespace ze_opencl {
 
@@ -19,7 +19,7 @@ namespace {
 template <class T> T deviceInfo(cl_device_id id, cl_device_info what, T fallback = T{}) {
     T value{};
     return clGetDeviceInfo(id, what, sizeof(value), &value, nullptr) == CL_SUCCESS ? value
-                                                                                    : fallback;
+                                                                                   : fallback;
 }
 
 std::string deviceString(cl_device_id id, cl_device_info what) {
@@ -35,14 +35,22 @@ std::string deviceString(cl_device_id id, cl_device_info what) {
 // OpenCL and L0 number the floating-point capabilities differently.
 ze_device_fp_flags_t fpFlags(cl_device_fp_config c) {
     ze_device_fp_flags_t f = 0;
-    if (c & CL_FP_DENORM) f |= ZE_DEVICE_FP_FLAG_DENORM;
-    if (c & CL_FP_INF_NAN) f |= ZE_DEVICE_FP_FLAG_INF_NAN;
-    if (c & CL_FP_ROUND_TO_NEAREST) f |= ZE_DEVICE_FP_FLAG_ROUND_TO_NEAREST;
-    if (c & CL_FP_ROUND_TO_ZERO) f |= ZE_DEVICE_FP_FLAG_ROUND_TO_ZERO;
-    if (c & CL_FP_ROUND_TO_INF) f |= ZE_DEVICE_FP_FLAG_ROUND_TO_INF;
-    if (c & CL_FP_FMA) f |= ZE_DEVICE_FP_FLAG_FMA;
-    if (c & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) f |= ZE_DEVICE_FP_FLAG_ROUNDED_DIVIDE_SQRT;
-    if (c & CL_FP_SOFT_FLOAT) f |= ZE_DEVICE_FP_FLAG_SOFT_FLOAT;
+    if (c & CL_FP_DENORM)
+        f |= ZE_DEVICE_FP_FLAG_DENORM;
+    if (c & CL_FP_INF_NAN)
+        f |= ZE_DEVICE_FP_FLAG_INF_NAN;
+    if (c & CL_FP_ROUND_TO_NEAREST)
+        f |= ZE_DEVICE_FP_FLAG_ROUND_TO_NEAREST;
+    if (c & CL_FP_ROUND_TO_ZERO)
+        f |= ZE_DEVICE_FP_FLAG_ROUND_TO_ZERO;
+    if (c & CL_FP_ROUND_TO_INF)
+        f |= ZE_DEVICE_FP_FLAG_ROUND_TO_INF;
+    if (c & CL_FP_FMA)
+        f |= ZE_DEVICE_FP_FLAG_FMA;
+    if (c & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT)
+        f |= ZE_DEVICE_FP_FLAG_ROUNDED_DIVIDE_SQRT;
+    if (c & CL_FP_SOFT_FLOAT)
+        f |= ZE_DEVICE_FP_FLAG_SOFT_FLOAT;
     return f;
 }
 
@@ -78,8 +86,8 @@ Device::Device(Driver *driver, cl_device_id id, uint32_t index)
     globalCacheSize_ = deviceInfo<cl_ulong>(id, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE);
     localMemSize_ = deviceInfo<cl_ulong>(id, CL_DEVICE_LOCAL_MEM_SIZE);
     maxWorkGroupSize_ = std::max<size_t>(1, deviceInfo<size_t>(id, CL_DEVICE_MAX_WORK_GROUP_SIZE));
-    clGetDeviceInfo(id, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof(maxWorkItemSizes_),
-                    maxWorkItemSizes_, nullptr);
+    clGetDeviceInfo(id, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof(maxWorkItemSizes_), maxWorkItemSizes_,
+                    nullptr);
     maxParameterSize_ = deviceInfo<size_t>(id, CL_DEVICE_MAX_PARAMETER_SIZE);
     maxSvmAlignment_ = std::max<size_t>(sizeof(cl_long16),
                                         deviceInfo<cl_uint>(id, CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8);
@@ -196,7 +204,7 @@ template <class T, class F> ze_result_t getOne(uint32_t *pCount, T *out, F &&fil
 
 ze_result_t ZE_APICALL zeDeviceGet(ze_driver_handle_t hDriver, uint32_t *pCount,
                                    ze_device_handle_t *phDevices) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         Driver *driver = fromHandle<Driver>(hDriver);
         notNull(pCount);
         const auto &devices = driver->devices();
@@ -214,7 +222,7 @@ ze_result_t ZE_APICALL zeDeviceGet(ze_driver_handle_t hDriver, uint32_t *pCount,
 
 ze_result_t ZE_APICALL zeDeviceGetSubDevices(ze_device_handle_t hDevice, uint32_t *pCount,
                                              ze_device_handle_t *) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Device>(hDevice);
         *notNull(pCount) = 0;
         return ZE_RESULT_SUCCESS;
@@ -223,7 +231,7 @@ ze_result_t ZE_APICALL zeDeviceGetSubDevices(ze_device_handle_t hDevice, uint32_
 
 ze_result_t ZE_APICALL zeDeviceGetProperties(ze_device_handle_t hDevice,
                                              ze_device_properties_t *p) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Device>(hDevice)->getProperties(notNull(p));
         return ZE_RESULT_SUCCESS;
     });
@@ -231,7 +239,7 @@ ze_result_t ZE_APICALL zeDeviceGetProperties(ze_device_handle_t hDevice,
 
 ze_result_t ZE_APICALL zeDeviceGetComputeProperties(ze_device_handle_t hDevice,
                                                     ze_device_compute_properties_t *p) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Device>(hDevice)->getComputeProperties(notNull(p));
         return ZE_RESULT_SUCCESS;
     });
@@ -239,7 +247,7 @@ ze_result_t ZE_APICALL zeDeviceGetComputeProperties(ze_device_handle_t hDevice,
 
 ze_result_t ZE_APICALL zeDeviceGetModuleProperties(ze_device_handle_t hDevice,
                                                    ze_device_module_properties_t *p) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Device>(hDevice)->getModuleProperties(notNull(p));
         return ZE_RESULT_SUCCESS;
     });
@@ -248,7 +256,7 @@ ze_result_t ZE_APICALL zeDeviceGetModuleProperties(ze_device_handle_t hDevice,
 // One group, one queue: OpenCL has no engines to choose between.
 ze_result_t ZE_APICALL zeDeviceGetCommandQueueGroupProperties(
     ze_device_handle_t hDevice, uint32_t *pCount, ze_command_queue_group_properties_t *p) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Device>(hDevice);
         return getOne(pCount, p, [](ze_command_queue_group_properties_t *g) {
             g->flags = ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE |
@@ -261,7 +269,7 @@ ze_result_t ZE_APICALL zeDeviceGetCommandQueueGroupProperties(
 
 ze_result_t ZE_APICALL zeDeviceGetMemoryProperties(ze_device_handle_t hDevice, uint32_t *pCount,
                                                    ze_device_memory_properties_t *p) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         Device *device = fromHandle<Device>(hDevice);
         return getOne(pCount, p,
                       [&](ze_device_memory_properties_t *m) { device->getMemoryProperties(m); });
@@ -270,7 +278,7 @@ ze_result_t ZE_APICALL zeDeviceGetMemoryProperties(ze_device_handle_t hDevice, u
 
 ze_result_t ZE_APICALL zeDeviceGetMemoryAccessProperties(ze_device_handle_t hDevice,
                                                          ze_device_memory_access_properties_t *p) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Device>(hDevice);
         notNull(p);
         // Every USM kind is host memory the device reaches directly.
@@ -288,7 +296,7 @@ ze_result_t ZE_APICALL zeDeviceGetMemoryAccessProperties(ze_device_handle_t hDev
 
 ze_result_t ZE_APICALL zeDeviceGetCacheProperties(ze_device_handle_t hDevice, uint32_t *pCount,
                                                   ze_device_cache_properties_t *p) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         Device *device = fromHandle<Device>(hDevice);
         return getOne(pCount, p,
                       [&](ze_device_cache_properties_t *c) { device->getCacheProperties(c); });
@@ -298,7 +306,7 @@ ze_result_t ZE_APICALL zeDeviceGetCacheProperties(ze_device_handle_t hDevice, ui
 // Images are not supported: every limit is zero.
 ze_result_t ZE_APICALL zeDeviceGetImageProperties(ze_device_handle_t hDevice,
                                                   ze_device_image_properties_t *p) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Device>(hDevice);
         notNull(p);
         p->maxImageDims1D = p->maxImageDims2D = p->maxImageDims3D = 0;
@@ -310,7 +318,7 @@ ze_result_t ZE_APICALL zeDeviceGetImageProperties(ze_device_handle_t hDevice,
 
 ze_result_t ZE_APICALL zeDeviceGetExternalMemoryProperties(
     ze_device_handle_t hDevice, ze_device_external_memory_properties_t *p) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Device>(hDevice);
         notNull(p);
         p->memoryAllocationImportTypes = p->memoryAllocationExportTypes = 0;
@@ -322,7 +330,7 @@ ze_result_t ZE_APICALL zeDeviceGetExternalMemoryProperties(
 ze_result_t ZE_APICALL zeDeviceGetP2PProperties(ze_device_handle_t hDevice,
                                                 ze_device_handle_t hPeer,
                                                 ze_device_p2p_properties_t *p) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         Device *a = fromHandle<Device>(hDevice);
         Device *b = fromHandle<Device>(hPeer);
         notNull(p)->flags = a->driver() == b->driver() ? ZE_DEVICE_P2P_PROPERTY_FLAG_ACCESS : 0;
@@ -333,7 +341,7 @@ ze_result_t ZE_APICALL zeDeviceGetP2PProperties(ze_device_handle_t hDevice,
 // Devices of one platform share a context, hence each other's SVM memory.
 ze_result_t ZE_APICALL zeDeviceCanAccessPeer(ze_device_handle_t hDevice, ze_device_handle_t hPeer,
                                              ze_bool_t *value) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         Device *a = fromHandle<Device>(hDevice);
         Device *b = fromHandle<Device>(hPeer);
         *notNull(value) = a->driver() == b->driver();
@@ -342,7 +350,7 @@ ze_result_t ZE_APICALL zeDeviceCanAccessPeer(ze_device_handle_t hDevice, ze_devi
 }
 
 ze_result_t ZE_APICALL zeDeviceGetStatus(ze_device_handle_t hDevice) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Device>(hDevice);
         return ZE_RESULT_SUCCESS;
     });
@@ -351,7 +359,7 @@ ze_result_t ZE_APICALL zeDeviceGetStatus(ze_device_handle_t hDevice) {
 ze_result_t ZE_APICALL zeDeviceGetGlobalTimestamps(ze_device_handle_t hDevice,
                                                    uint64_t *hostTimestamp,
                                                    uint64_t *deviceTimestamp) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Device>(hDevice);
         notNull(hostTimestamp);
         notNull(deviceTimestamp);

@@ -17,7 +17,9 @@ Driver::Driver(cl_platform_id platform, std::string name)
 
 Driver::~Driver() = default;
 
-void Driver::addDevice(std::unique_ptr<Device> device) { devices_.push_back(std::move(device)); }
+void Driver::addDevice(std::unique_ptr<Device> device) {
+    devices_.push_back(std::move(device));
+}
 
 bool Driver::owns(const Device *device) const {
     return std::any_of(devices_.begin(), devices_.end(),
@@ -93,7 +95,7 @@ void discover() {
 // the driver may be told to report its devices as GPUs.
 ze_result_t ZE_APICALL zeInit(ze_init_flags_t flags) {
     (void)flags;
-    return boundary([&] {
+    return boundary(__func__, [&] {
         static std::once_flag once;
         std::call_once(once, discover);
         return registry().result;
@@ -101,7 +103,7 @@ ze_result_t ZE_APICALL zeInit(ze_init_flags_t flags) {
 }
 
 ze_result_t ZE_APICALL zeDriverGet(uint32_t *pCount, ze_driver_handle_t *phDrivers) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         notNull(pCount);
         const auto &drivers = registry().drivers;
         uint32_t n = static_cast<uint32_t>(drivers.size());
@@ -116,8 +118,9 @@ ze_result_t ZE_APICALL zeDriverGet(uint32_t *pCount, ze_driver_handle_t *phDrive
     });
 }
 
-ze_result_t ZE_APICALL zeDriverGetApiVersion(ze_driver_handle_t hDriver, ze_api_version_t *version) {
-    return boundary([&] {
+ze_result_t ZE_APICALL zeDriverGetApiVersion(ze_driver_handle_t hDriver,
+                                             ze_api_version_t *version) {
+    return boundary(__func__, [&] {
         fromHandle<Driver>(hDriver);
         *notNull(version) = ZE_API_VERSION_CURRENT;
         return ZE_RESULT_SUCCESS;
@@ -126,7 +129,7 @@ ze_result_t ZE_APICALL zeDriverGetApiVersion(ze_driver_handle_t hDriver, ze_api_
 
 ze_result_t ZE_APICALL zeDriverGetProperties(ze_driver_handle_t hDriver,
                                              ze_driver_properties_t *p) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         Driver *driver = fromHandle<Driver>(hDriver);
         notNull(p);
         // Stable across runs: derived from the platform's name only.
@@ -140,7 +143,7 @@ ze_result_t ZE_APICALL zeDriverGetProperties(ze_driver_handle_t hDriver,
 
 ze_result_t ZE_APICALL zeDriverGetIpcProperties(ze_driver_handle_t hDriver,
                                                 ze_driver_ipc_properties_t *p) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Driver>(hDriver);
         notNull(p)->flags = 0; // no IPC: SVM memory cannot be shared between processes
         return ZE_RESULT_SUCCESS;
@@ -151,7 +154,7 @@ ze_result_t ZE_APICALL zeDriverGetIpcProperties(ze_driver_handle_t hDriver,
 // announced so frameworks that look for it use it.
 ze_result_t ZE_APICALL zeDriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t *pCount,
                                                       ze_driver_extension_properties_t *props) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Driver>(hDriver);
         notNull(pCount);
         if (*pCount == 0 || props == nullptr) {
@@ -167,7 +170,7 @@ ze_result_t ZE_APICALL zeDriverGetExtensionProperties(ze_driver_handle_t hDriver
 
 ze_result_t ZE_APICALL zeDriverGetExtensionFunctionAddress(ze_driver_handle_t hDriver,
                                                            const char *name, void **ppFunction) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Driver>(hDriver);
         notNull(name);
         *notNull(ppFunction) = nullptr;

@@ -10,26 +10,29 @@
 
 namespace ze_opencl {
 
-EventPool::EventPool(Context *context, ze_event_pool_flags_t flags, uint32_t count)
-    : Object(kTag), context_(context), flags_(flags), used_(count, false) {}
-
-void EventPool::acquire(uint32_t index) {
+void EventSlots::acquire(uint32_t index) {
     std::lock_guard<std::mutex> lock(mutex_);
     check(index < used_.size(), ZE_RESULT_ERROR_INVALID_ARGUMENT);
     check(!used_[index], ZE_RESULT_ERROR_INVALID_ARGUMENT);
     used_[index] = true;
 }
 
-void EventPool::release(uint32_t index) {
+void EventSlots::release(uint32_t index) {
     std::lock_guard<std::mutex> lock(mutex_);
     used_[index] = false;
 }
 
+EventPool::EventPool(Context *context, ze_event_pool_flags_t flags, uint32_t count)
+    : Object(kTag), context_(context), flags_(flags), slots_(std::make_shared<EventSlots>(count)) {}
+
 Event::Event(EventPool *pool, uint32_t index)
-    : Object(kTag), pool_(pool), index_(index),
+    : Object(kTag), context_(pool->context()), timestamps_(pool->timestamps()),
+      slots_(pool->slots()), index_(index),
       signal_(std::make_shared<Signal>(pool->context()->cl(), pool->timestamps())) {}
 
-Event::~Event() { pool_->release(index_); }
+Event::~Event() {
+    slots_->release(index_);
+}
 
 namespace {
 
@@ -37,7 +40,7 @@ ze_result_t ZE_APICALL zeEventPoolCreate(ze_context_handle_t hContext,
                                          const ze_event_pool_desc_t *desc, uint32_t numDevices,
                                          ze_device_handle_t *phDevices,
                                          ze_event_pool_handle_t *phEventPool) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         Context *context = fromHandle<Context>(hContext);
         notNull(desc);
         notNull(phEventPool);
@@ -53,7 +56,7 @@ ze_result_t ZE_APICALL zeEventPoolCreate(ze_context_handle_t hContext,
 }
 
 ze_result_t ZE_APICALL zeEventPoolDestroy(ze_event_pool_handle_t hEventPool) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         delete fromHandle<EventPool>(hEventPool);
         return ZE_RESULT_SUCCESS;
     });
@@ -61,16 +64,16 @@ ze_result_t ZE_APICALL zeEventPoolDestroy(ze_event_pool_handle_t hEventPool) {
 
 ze_result_t ZE_APICALL zeEventCreate(ze_event_pool_handle_t hEventPool, const ze_event_desc_t *desc,
                                      ze_event_handle_t *phEvent) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         EventPool *pool = fromHandle<EventPool>(hEventPool);
         notNull(desc);
         notNull(phEvent);
-        pool->acquire(desc->index);
+        pool->slots()->acquire(desc->index);
         std::unique_ptr<Event> event;
         try {
             event = std::make_unique<Event>(pool, desc->index);
         } catch (...) {
-            pool->release(desc->index);
+            pool->slots()->release(desc->index);
             throw;
         }
         *phEvent = toHandle<Event, ze_event_handle_t>(event.release());
@@ -79,35 +82,35 @@ ze_result_t ZE_APICALL zeEventCreate(ze_event_pool_handle_t hEventPool, const ze
 }
 
 ze_result_t ZE_APICALL zeEventDestroy(ze_event_handle_t hEvent) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         delete fromHandle<Event>(hEvent);
         return ZE_RESULT_SUCCESS;
     });
 }
 
 ze_result_t ZE_APICALL zeEventHostSignal(ze_event_handle_t hEvent) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Event>(hEvent)->signal().set();
         return ZE_RESULT_SUCCESS;
     });
 }
 
 ze_result_t ZE_APICALL zeEventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         return fromHandle<Event>(hEvent)->signal().waitFor(timeout) ? ZE_RESULT_SUCCESS
-                                                                     : ZE_RESULT_NOT_READY;
+                                                                    : ZE_RESULT_NOT_READY;
     });
 }
 
 ze_result_t ZE_APICALL zeEventQueryStatus(ze_event_handle_t hEvent) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         return fromHandle<Event>(hEvent)->signal().isSet() ? ZE_RESULT_SUCCESS
-                                                            : ZE_RESULT_NOT_READY;
+                                                           : ZE_RESULT_NOT_READY;
     });
 }
 
 ze_result_t ZE_APICALL zeEventHostReset(ze_event_handle_t hEvent) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Event>(hEvent)->signal().reset();
         return ZE_RESULT_SUCCESS;
     });
@@ -115,10 +118,10 @@ ze_result_t ZE_APICALL zeEventHostReset(ze_event_handle_t hEvent) {
 
 ze_result_t ZE_APICALL zeEventQueryKernelTimestamp(ze_event_handle_t hEvent,
                                                    ze_kernel_timestamp_result_t *dst) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         Event *event = fromHandle<Event>(hEvent);
         notNull(dst);
-        check(event->pool()->timestamps(), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        check(event->timestamps(), ZE_RESULT_ERROR_INVALID_ARGUMENT);
         if (!event->signal().isSet())
             return ZE_RESULT_NOT_READY;
         uint64_t start, end;

@@ -13,6 +13,20 @@ namespace ze_opencl {
 
 class Context;
 
+// Which slots of a pool hold a live event. Shared with the events, so an
+// event destroyed after its pool (an application error) does not touch freed memory.
+class EventSlots {
+public:
+    explicit EventSlots(uint32_t count) : used_(count, false) {}
+    // Claims slot `index` (each slot holds one live event at a time).
+    void acquire(uint32_t index);
+    void release(uint32_t index);
+
+private:
+    std::mutex mutex_; // guards used_
+    std::vector<bool> used_;
+};
+
 class EventPool : public Object {
 public:
     static constexpr Tag kTag = Tag::EventPool;
@@ -21,15 +35,12 @@ public:
 
     Context *context() const { return context_; }
     bool timestamps() const { return (flags_ & ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP) != 0; }
-    // Claims slot `index` (each slot holds one live event at a time).
-    void acquire(uint32_t index);
-    void release(uint32_t index);
+    const std::shared_ptr<EventSlots> &slots() const { return slots_; }
 
 private:
     Context *context_;
     ze_event_pool_flags_t flags_;
-    std::mutex mutex_; // guards used_
-    std::vector<bool> used_;
+    std::shared_ptr<EventSlots> slots_;
 };
 
 class Event : public Object {
@@ -39,12 +50,16 @@ public:
     Event(EventPool *pool, uint32_t index);
     ~Event();
 
-    EventPool *pool() const { return pool_; }
+    Context *context() const { return context_; }
+    // Whether the pool records kernel timestamps.
+    bool timestamps() const { return timestamps_; }
     Signal &signal() { return *signal_; }
     const std::shared_ptr<Signal> &sharedSignal() const { return signal_; }
 
 private:
-    EventPool *pool_;
+    Context *context_;
+    bool timestamps_;
+    std::shared_ptr<EventSlots> slots_;
     uint32_t index_;
     // Shared with OpenCL completion callbacks, which may outlive the event.
     std::shared_ptr<Signal> signal_;

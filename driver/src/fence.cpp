@@ -21,7 +21,7 @@ namespace {
 
 ze_result_t ZE_APICALL zeFenceCreate(ze_command_queue_handle_t hCommandQueue,
                                      const ze_fence_desc_t *desc, ze_fence_handle_t *phFence) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         CommandQueue *queue = fromHandle<CommandQueue>(hCommandQueue);
         notNull(desc);
         notNull(phFence);
@@ -32,28 +32,28 @@ ze_result_t ZE_APICALL zeFenceCreate(ze_command_queue_handle_t hCommandQueue,
 }
 
 ze_result_t ZE_APICALL zeFenceDestroy(ze_fence_handle_t hFence) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         delete fromHandle<Fence>(hFence);
         return ZE_RESULT_SUCCESS;
     });
 }
 
 ze_result_t ZE_APICALL zeFenceHostSynchronize(ze_fence_handle_t hFence, uint64_t timeout) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         return fromHandle<Fence>(hFence)->signal().waitFor(timeout) ? ZE_RESULT_SUCCESS
-                                                                     : ZE_RESULT_NOT_READY;
+                                                                    : ZE_RESULT_NOT_READY;
     });
 }
 
 ze_result_t ZE_APICALL zeFenceQueryStatus(ze_fence_handle_t hFence) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         return fromHandle<Fence>(hFence)->signal().isSet() ? ZE_RESULT_SUCCESS
-                                                            : ZE_RESULT_NOT_READY;
+                                                           : ZE_RESULT_NOT_READY;
     });
 }
 
 ze_result_t ZE_APICALL zeFenceReset(ze_fence_handle_t hFence) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Fence>(hFence)->signal().reset();
         return ZE_RESULT_SUCCESS;
     });

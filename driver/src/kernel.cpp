@@ -6,10 +6,9 @@
 
 #include <level_zero/ze_ddi.h>
 
-#include <memory>
-
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
 namespace ze_opencl {
 
@@ -125,7 +124,8 @@ void Kernel::getProperties(ze_kernel_properties_t *p) const {
     p->requiredSubgroupSize = 0;
     const auto &sizes = module_->device()->subGroupSizes();
     p->maxSubgroupSize = *std::max_element(sizes.begin(), sizes.end());
-    p->maxNumSubgroups = static_cast<uint32_t>(maxGroupSize_ / std::max<uint32_t>(1, p->maxSubgroupSize));
+    p->maxNumSubgroups =
+        static_cast<uint32_t>(maxGroupSize_ / std::max<uint32_t>(1, p->maxSubgroupSize));
     cl_ulong local = 0, priv = 0;
     clGetKernelWorkGroupInfo(cl_, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof(local), &local, nullptr);
     clGetKernelWorkGroupInfo(cl_, device, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof(priv), &priv, nullptr);
@@ -176,8 +176,13 @@ cl_event Kernel::enqueue(cl_command_queue queue, const KernelLaunch &launch,
         }
         applied_[i] = a;
     }
+    // The fewest dimensions that describe the launch: identical for the
+    // kernel (a missing dimension has size 1 and offset 0), cheaper for OpenCL.
+    cl_uint dims = 3;
+    while (dims > 1 && global[dims - 1] == 1 && local[dims - 1] == 1 && offset[dims - 1] == 0)
+        --dims;
     cl_event event = nullptr;
-    cl_int err = clEnqueueNDRangeKernel(queue, cl_, 3, offset, global, local, numWaits,
+    cl_int err = clEnqueueNDRangeKernel(queue, cl_, dims, offset, global, local, numWaits,
                                         numWaits ? waits : nullptr, wantEvent ? &event : nullptr);
     if (err == CL_INVALID_WORK_GROUP_SIZE || err == CL_INVALID_WORK_ITEM_SIZE)
         fail(ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION);
@@ -189,7 +194,7 @@ namespace {
 
 ze_result_t ZE_APICALL zeKernelCreate(ze_module_handle_t hModule, const ze_kernel_desc_t *desc,
                                       ze_kernel_handle_t *phKernel) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         Module *module = fromHandle<Module>(hModule);
         notNull(desc);
         notNull(desc->pKernelName);
@@ -204,7 +209,7 @@ ze_result_t ZE_APICALL zeKernelCreate(ze_module_handle_t hModule, const ze_kerne
 }
 
 ze_result_t ZE_APICALL zeKernelDestroy(ze_kernel_handle_t hKernel) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         delete fromHandle<Kernel>(hKernel);
         return ZE_RESULT_SUCCESS;
     });
@@ -212,7 +217,7 @@ ze_result_t ZE_APICALL zeKernelDestroy(ze_kernel_handle_t hKernel) {
 
 // A CPU has no configurable split between cache and local memory.
 ze_result_t ZE_APICALL zeKernelSetCacheConfig(ze_kernel_handle_t hKernel, ze_cache_config_flags_t) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Kernel>(hKernel);
         return ZE_RESULT_SUCCESS;
     });
@@ -220,7 +225,7 @@ ze_result_t ZE_APICALL zeKernelSetCacheConfig(ze_kernel_handle_t hKernel, ze_cac
 
 ze_result_t ZE_APICALL zeKernelSetGroupSize(ze_kernel_handle_t hKernel, uint32_t x, uint32_t y,
                                             uint32_t z) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Kernel>(hKernel)->setGroupSize(x, y, z);
         return ZE_RESULT_SUCCESS;
     });
@@ -229,7 +234,7 @@ ze_result_t ZE_APICALL zeKernelSetGroupSize(ze_kernel_handle_t hKernel, uint32_t
 ze_result_t ZE_APICALL zeKernelSuggestGroupSize(ze_kernel_handle_t hKernel, uint32_t globalX,
                                                 uint32_t globalY, uint32_t globalZ, uint32_t *x,
                                                 uint32_t *y, uint32_t *z) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         Kernel *kernel = fromHandle<Kernel>(hKernel);
         notNull(x);
         notNull(y);
@@ -249,7 +254,7 @@ ze_result_t ZE_APICALL zeKernelSuggestGroupSize(ze_kernel_handle_t hKernel, uint
 // compute units at once; one group per unit is what can be promised.
 ze_result_t ZE_APICALL zeKernelSuggestMaxCooperativeGroupCount(ze_kernel_handle_t hKernel,
                                                                uint32_t *totalGroupCount) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         Kernel *kernel = fromHandle<Kernel>(hKernel);
         ze_device_properties_t p{};
         p.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
@@ -261,7 +266,7 @@ ze_result_t ZE_APICALL zeKernelSuggestMaxCooperativeGroupCount(ze_kernel_handle_
 
 ze_result_t ZE_APICALL zeKernelSetArgumentValue(ze_kernel_handle_t hKernel, uint32_t argIndex,
                                                 size_t argSize, const void *pArgValue) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Kernel>(hKernel)->setArgument(argIndex, argSize, pArgValue);
         return ZE_RESULT_SUCCESS;
     });
@@ -271,7 +276,7 @@ ze_result_t ZE_APICALL zeKernelSetArgumentValue(ze_kernel_handle_t hKernel, uint
 // they can be read back.
 ze_result_t ZE_APICALL zeKernelSetIndirectAccess(ze_kernel_handle_t hKernel,
                                                  ze_kernel_indirect_access_flags_t flags) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Kernel>(hKernel)->setIndirectAccess(flags);
         return ZE_RESULT_SUCCESS;
     });
@@ -279,7 +284,7 @@ ze_result_t ZE_APICALL zeKernelSetIndirectAccess(ze_kernel_handle_t hKernel,
 
 ze_result_t ZE_APICALL zeKernelGetIndirectAccess(ze_kernel_handle_t hKernel,
                                                  ze_kernel_indirect_access_flags_t *pFlags) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         *notNull(pFlags) = fromHandle<Kernel>(hKernel)->indirectAccess();
         return ZE_RESULT_SUCCESS;
     });
@@ -287,7 +292,7 @@ ze_result_t ZE_APICALL zeKernelGetIndirectAccess(ze_kernel_handle_t hKernel,
 
 ze_result_t ZE_APICALL zeKernelGetSourceAttributes(ze_kernel_handle_t hKernel, uint32_t *pSize,
                                                    char **pString) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Kernel>(hKernel);
         notNull(pSize);
         // No attributes are known: an empty, terminated string.
@@ -304,14 +309,14 @@ ze_result_t ZE_APICALL zeKernelGetSourceAttributes(ze_kernel_handle_t hKernel, u
 
 ze_result_t ZE_APICALL zeKernelGetProperties(ze_kernel_handle_t hKernel,
                                              ze_kernel_properties_t *pProperties) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Kernel>(hKernel)->getProperties(notNull(pProperties));
         return ZE_RESULT_SUCCESS;
     });
 }
 
 ze_result_t ZE_APICALL zeKernelGetName(ze_kernel_handle_t hKernel, size_t *pSize, char *pName) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         const std::string &name = fromHandle<Kernel>(hKernel)->info().name;
         notNull(pSize);
         if (*pSize == 0 || pName == nullptr) {
@@ -327,7 +332,7 @@ ze_result_t ZE_APICALL zeKernelGetName(ze_kernel_handle_t hKernel, size_t *pSize
 
 ze_result_t ZE_APICALL zeKernelSetGlobalOffsetExp(ze_kernel_handle_t hKernel, uint32_t x,
                                                   uint32_t y, uint32_t z) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Kernel>(hKernel)->setGlobalOffset(x, y, z);
         return ZE_RESULT_SUCCESS;
     });

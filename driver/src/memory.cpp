@@ -18,9 +18,8 @@ Device *deviceOf(Context *context, ze_device_handle_t hDevice) {
 ze_result_t ZE_APICALL zeMemAllocShared(ze_context_handle_t hContext,
                                         const ze_device_mem_alloc_desc_t *deviceDesc,
                                         const ze_host_mem_alloc_desc_t *hostDesc, size_t size,
-                                        size_t alignment, ze_device_handle_t hDevice,
-                                        void **pptr) {
-    return boundary([&] {
+                                        size_t alignment, ze_device_handle_t hDevice, void **pptr) {
+    return boundary(__func__, [&] {
         Context *context = fromHandle<Context>(hContext);
         notNull(deviceDesc);
         notNull(hostDesc);
@@ -35,9 +34,8 @@ ze_result_t ZE_APICALL zeMemAllocShared(ze_context_handle_t hContext,
 
 ze_result_t ZE_APICALL zeMemAllocDevice(ze_context_handle_t hContext,
                                         const ze_device_mem_alloc_desc_t *deviceDesc, size_t size,
-                                        size_t alignment, ze_device_handle_t hDevice,
-                                        void **pptr) {
-    return boundary([&] {
+                                        size_t alignment, ze_device_handle_t hDevice, void **pptr) {
+    return boundary(__func__, [&] {
         Context *context = fromHandle<Context>(hContext);
         Device *device = deviceOf(context, hDevice);
         notNull(deviceDesc);
@@ -50,7 +48,7 @@ ze_result_t ZE_APICALL zeMemAllocDevice(ze_context_handle_t hContext,
 ze_result_t ZE_APICALL zeMemAllocHost(ze_context_handle_t hContext,
                                       const ze_host_mem_alloc_desc_t *hostDesc, size_t size,
                                       size_t alignment, void **pptr) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         Context *context = fromHandle<Context>(hContext);
         notNull(hostDesc);
         notNull(pptr);
@@ -60,7 +58,7 @@ ze_result_t ZE_APICALL zeMemAllocHost(ze_context_handle_t hContext,
 }
 
 ze_result_t ZE_APICALL zeMemFree(ze_context_handle_t hContext, void *ptr) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         Context *context = fromHandle<Context>(hContext);
         context->free(notNull(ptr));
         return ZE_RESULT_SUCCESS;
@@ -69,7 +67,7 @@ ze_result_t ZE_APICALL zeMemFree(ze_context_handle_t hContext, void *ptr) {
 
 ze_result_t ZE_APICALL zeMemFreeExt(ze_context_handle_t hContext,
                                     const ze_memory_free_ext_desc_t *desc, void *ptr) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         notNull(desc);
         // Both free policies are satisfied by freeing now: the caller must not
         // free memory that pending work still uses (BLOCKING_FREE would wait;
@@ -81,7 +79,7 @@ ze_result_t ZE_APICALL zeMemFreeExt(ze_context_handle_t hContext,
 ze_result_t ZE_APICALL zeMemGetAllocProperties(ze_context_handle_t hContext, const void *ptr,
                                                ze_memory_allocation_properties_t *p,
                                                ze_device_handle_t *phDevice) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         Context *context = fromHandle<Context>(hContext);
         notNull(ptr);
         notNull(p);
@@ -91,8 +89,8 @@ ze_result_t ZE_APICALL zeMemGetAllocProperties(ze_context_handle_t hContext, con
             p->id = a.id;
             p->pageSize = 4096;
             if (phDevice != nullptr)
-                *phDevice = a.device != nullptr ? toHandle<Device, ze_device_handle_t>(a.device)
-                                                : nullptr;
+                *phDevice =
+                    a.device != nullptr ? toHandle<Device, ze_device_handle_t>(a.device) : nullptr;
         } else {
             p->type = ZE_MEMORY_TYPE_UNKNOWN;
             p->id = 0;
@@ -106,7 +104,7 @@ ze_result_t ZE_APICALL zeMemGetAllocProperties(ze_context_handle_t hContext, con
 
 ze_result_t ZE_APICALL zeMemGetAddressRange(ze_context_handle_t hContext, const void *ptr,
                                             void **pBase, size_t *pSize) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         Context *context = fromHandle<Context>(hContext);
         notNull(ptr);
         Allocation a;

@@ -9,10 +9,9 @@
 
 #include <level_zero/ze_ddi.h>
 
-#include <memory>
-
 #include <cstring>
 #include <map>
+#include <memory>
 
 namespace ze_opencl {
 
@@ -46,9 +45,16 @@ std::map<uint32_t, size_t> specConstantSizes(const uint8_t *spirv, size_t size) 
     std::map<uint32_t, size_t> typeSize;    // result id of a scalar type -> bytes
     std::map<uint32_t, uint32_t> specIdOf;  // result id -> SpecId decoration
     std::map<uint32_t, uint32_t> constType; // spec constant result id -> type id
-    enum : uint32_t { OpTypeBool = 20, OpTypeInt = 21, OpTypeFloat = 22, OpDecorate = 71,
-                      OpSpecConstantTrue = 48, OpSpecConstantFalse = 49, OpSpecConstant = 50,
-                      DecorationSpecId = 1 };
+    enum : uint32_t {
+        OpTypeBool = 20,
+        OpTypeInt = 21,
+        OpTypeFloat = 22,
+        OpDecorate = 71,
+        OpSpecConstantTrue = 48,
+        OpSpecConstantFalse = 49,
+        OpSpecConstant = 50,
+        DecorationSpecId = 1
+    };
     for (size_t i = 5; i < words.size();) {
         uint32_t count = words[i] >> 16, op = words[i] & 0xffff;
         if (count == 0 || i + count > words.size())
@@ -105,7 +111,7 @@ ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext, ze_device_ha
                                       ze_module_build_log_handle_t *phBuildLog) {
     if (phBuildLog != nullptr)
         *phBuildLog = nullptr;
-    return boundary([&] {
+    return boundary(__func__, [&] {
         Context *context = fromHandle<Context>(hContext);
         Device *device = fromHandle<Device>(hDevice);
         check(context->driver()->owns(device), ZE_RESULT_ERROR_INVALID_ARGUMENT);
@@ -119,8 +125,8 @@ ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext, ze_device_ha
         ProgramBuildResult built;
         switch (desc->format) {
         case ZE_MODULE_FORMAT_IL_SPIRV:
-            built = buildFromSpirv(context->cl(), device->id(), desc->pInputModule,
-                                   desc->inputSize, flags.c_str(), specConstants(desc));
+            built = buildFromSpirv(context->cl(), device->id(), desc->pInputModule, desc->inputSize,
+                                   flags.c_str(), specConstants(desc));
             // The pointers and the size were checked above: whatever else is
             // wrong with the input (not SPIR-V at all, truncated, invalid) is
             // a module that does not build, as with Intel's driver.
@@ -161,7 +167,7 @@ ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext, ze_device_ha
 }
 
 ze_result_t ZE_APICALL zeModuleDestroy(ze_module_handle_t hModule) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         delete fromHandle<Module>(hModule);
         return ZE_RESULT_SUCCESS;
     });
@@ -170,7 +176,7 @@ ze_result_t ZE_APICALL zeModuleDestroy(ze_module_handle_t hModule) {
 // Modules are fully linked when built (no imports): linking them is a no-op.
 ze_result_t ZE_APICALL zeModuleDynamicLink(uint32_t numModules, ze_module_handle_t *phModules,
                                            ze_module_build_log_handle_t *phLinkLog) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         check(numModules == 0 || phModules != nullptr, ZE_RESULT_ERROR_INVALID_NULL_POINTER);
         for (uint32_t i = 0; i < numModules; ++i)
             fromHandle<Module>(phModules[i]);
@@ -183,7 +189,7 @@ ze_result_t ZE_APICALL zeModuleDynamicLink(uint32_t numModules, ze_module_handle
 
 ze_result_t ZE_APICALL zeModuleGetNativeBinary(ze_module_handle_t hModule, size_t *pSize,
                                                uint8_t *pModuleNativeBinary) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         Module *module = fromHandle<Module>(hModule);
         notNull(pSize);
         std::vector<uint8_t> blob =
@@ -202,7 +208,7 @@ ze_result_t ZE_APICALL zeModuleGetNativeBinary(ze_module_handle_t hModule, size_
 
 ze_result_t ZE_APICALL zeModuleGetKernelNames(ze_module_handle_t hModule, uint32_t *pCount,
                                               const char **pNames) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         const auto &kernels = fromHandle<Module>(hModule)->kernels();
         notNull(pCount);
         uint32_t n = static_cast<uint32_t>(kernels.size());
@@ -219,7 +225,7 @@ ze_result_t ZE_APICALL zeModuleGetKernelNames(ze_module_handle_t hModule, uint32
 
 ze_result_t ZE_APICALL zeModuleGetProperties(ze_module_handle_t hModule,
                                              ze_module_properties_t *pProperties) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Module>(hModule);
         notNull(pProperties)->flags = 0; // no unresolved imports
         return ZE_RESULT_SUCCESS;
@@ -230,7 +236,7 @@ ze_result_t ZE_APICALL zeModuleGetProperties(ze_module_handle_t hModule,
 // function's address.
 ze_result_t ZE_APICALL zeModuleGetGlobalPointer(ze_module_handle_t hModule, const char *name,
                                                 size_t *, void **) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Module>(hModule);
         notNull(name);
         return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
@@ -239,7 +245,7 @@ ze_result_t ZE_APICALL zeModuleGetGlobalPointer(ze_module_handle_t hModule, cons
 
 ze_result_t ZE_APICALL zeModuleGetFunctionPointer(ze_module_handle_t hModule, const char *name,
                                                   void **) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         fromHandle<Module>(hModule);
         notNull(name);
         return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
@@ -247,7 +253,7 @@ ze_result_t ZE_APICALL zeModuleGetFunctionPointer(ze_module_handle_t hModule, co
 }
 
 ze_result_t ZE_APICALL zeModuleBuildLogDestroy(ze_module_build_log_handle_t hLog) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         delete fromHandle<ModuleBuildLog>(hLog);
         return ZE_RESULT_SUCCESS;
     });
@@ -255,7 +261,7 @@ ze_result_t ZE_APICALL zeModuleBuildLogDestroy(ze_module_build_log_handle_t hLog
 
 ze_result_t ZE_APICALL zeModuleBuildLogGetString(ze_module_build_log_handle_t hLog, size_t *pSize,
                                                  char *pBuildLog) {
-    return boundary([&] {
+    return boundary(__func__, [&] {
         const std::string &text = fromHandle<ModuleBuildLog>(hLog)->text();
         notNull(pSize);
         if (*pSize == 0 || pBuildLog == nullptr) {

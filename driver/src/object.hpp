@@ -20,7 +20,9 @@ struct Error {
     ze_result_t result;
 };
 
-[[noreturn]] inline void fail(ze_result_t result) { throw Error{result}; }
+[[noreturn]] inline void fail(ze_result_t result) {
+    throw Error{result};
+}
 
 inline void check(bool condition, ze_result_t result) {
     if (!condition)
@@ -94,18 +96,27 @@ template <class P> P *notNull(P *pointer) {
     return pointer;
 }
 
+// Logs a call that is over (ZE_OPENCL_TRACE, see options.def).
+void traceCall(const char *entry, ze_result_t result);
+// Whether traceCall has anything to do for `result`; read once.
+bool traceWanted(ze_result_t result);
+
 // The one boundary between C callers and the driver's C++: nothing thrown
-// inside escapes an entry point.
-template <class F> ze_result_t boundary(F &&body) noexcept {
+// inside escapes an entry point. `entry` names the entry point for tracing.
+template <class F> ze_result_t boundary(const char *entry, F &&body) noexcept {
+    ze_result_t result;
     try {
-        return body();
+        result = body();
     } catch (const Error &e) {
-        return e.result;
+        result = e.result;
     } catch (const std::bad_alloc &) {
-        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+        result = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     } catch (...) {
-        return ZE_RESULT_ERROR_UNKNOWN;
+        result = ZE_RESULT_ERROR_UNKNOWN;
     }
+    if (traceWanted(result))
+        traceCall(entry, result);
+    return result;
 }
 
 // The table getters accept any minor version of the major version the driver
@@ -125,7 +136,9 @@ template <class Pfn> struct Unsupported;
 template <class... Args> struct Unsupported<ze_result_t(ZE_APICALL *)(Args...)> {
     static ze_result_t ZE_APICALL entry(Args...) { return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE; }
 };
-template <class Pfn> void setUnsupported(Pfn &slot) { slot = &Unsupported<Pfn>::entry; }
+template <class Pfn> void setUnsupported(Pfn &slot) {
+    slot = &Unsupported<Pfn>::entry;
+}
 
 // Copies a string into a fixed-size L0 character array, always terminated.
 template <size_t N> void copyName(char (&out)[N], const std::string &in) {

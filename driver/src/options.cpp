@@ -1,5 +1,8 @@
 #include "options.hpp"
 
+#include "object.hpp"
+
+#include <cstdio>
 #include <cstdlib>
 
 namespace ze_opencl {
@@ -21,6 +24,20 @@ Options readOptions() {
 const Options &options() {
     static const Options o = readOptions();
     return o;
+}
+
+bool traceWanted(ze_result_t result) {
+    enum class Level { Off, Errors, All };
+    static const Level level = options().trace == "all"      ? Level::All
+                               : options().trace == "errors" ? Level::Errors
+                                                             : Level::Off;
+    // NOT_READY is an answer (a poll or a wait that timed out), not an error.
+    return level == Level::All ||
+           (level == Level::Errors && result != ZE_RESULT_SUCCESS && result != ZE_RESULT_NOT_READY);
+}
+
+void traceCall(const char *entry, ze_result_t result) {
+    std::fprintf(stderr, "ze_opencl: %s -> 0x%x\n", entry, static_cast<unsigned>(result));
 }
 
 } // namespace ze_opencl

@@ -2,6 +2,7 @@
 
 #include "device.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 namespace ze_opencl {
@@ -22,6 +23,7 @@ Signal::~Signal() {
         clSetUserEventStatus(user_, CL_COMPLETE);
         clReleaseEvent(user_);
     }
+    clReleaseContext(context_);
 }
 
 void Signal::set() {

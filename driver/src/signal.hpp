@@ -18,7 +18,10 @@ class Signal : public std::enable_shared_from_this<Signal> {
 public:
     // `context` is where user events for waiters are created; `timestamps`
     // makes completions record OpenCL profiling times.
-    Signal(cl_context context, bool timestamps) : context_(context), timestamps_(timestamps) {}
+    // Retains `context`: callbacks may outlive the L0 context.
+    Signal(cl_context context, bool timestamps) : context_(context), timestamps_(timestamps) {
+        clRetainContext(context_);
+    }
     ~Signal();
 
     // Signals now; a no-op when already signaled (no implicit reset).
@@ -55,9 +58,9 @@ private:
     mutable std::mutex mutex_; // guards every member below
     std::condition_variable cv_;
     bool signaled_ = false;
-    uint64_t generation_ = 0;    // advanced by reset, so a late completion of an old signal is ignored
+    uint64_t generation_ = 0; // advanced by reset, so a late completion of an old signal is ignored
     cl_event pending_ = nullptr; // retained: the command that will set the current signal
-    cl_event user_ = nullptr;    // retained: completed by set() for commands waiting on a host signal
+    cl_event user_ = nullptr; // retained: completed by set() for commands waiting on a host signal
     std::vector<std::function<void()>> continuations_;
     uint64_t start_ = 0, end_ = 0;
 };

@@ -58,6 +58,13 @@ ze_driver_handle_t Engine::driverOf(ze_device_handle_t device) {
     fail(imex_l0_not_found, "device is not a device of any Level Zero driver");
 }
 
+void Engine::checkAllocationSize(size_t size) const {
+    if (size > maxMemAllocSize_)
+        failInvalid("size " + std::to_string(size) + " exceeds the device's maximum allocation of " +
+                    std::to_string(maxMemAllocSize_) + " bytes (ze_device_properties_t."
+                    "maxMemAllocSize)");
+}
+
 void Engine::init() {
     if (!driver_)
         failInvalid("driver is NULL");
@@ -79,6 +86,7 @@ void Engine::init() {
     ze_device_properties_t props = {ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
     IMEX_L0_ZE(zeDeviceGetProperties(device_, &props));
     deviceName_ = props.name;
+    maxMemAllocSize_ = props.maxMemAllocSize;
 
     compute_ = {ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES};
     IMEX_L0_ZE(zeDeviceGetComputeProperties(device_, &compute_));

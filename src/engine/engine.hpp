@@ -36,6 +36,11 @@ public:
     ze_device_handle_t device() const { return device_; }
     ze_context_handle_t context() const { return context_; }
     const std::string &deviceName() const { return deviceName_; }
+    // The largest single USM allocation the device supports (bytes).
+    uint64_t maxMemAllocSize() const { return maxMemAllocSize_; }
+    // Refuses an allocation larger than maxMemAllocSize(): the caller asked
+    // for something the device cannot do, which is not running out of memory.
+    void checkAllocationSize(size_t size) const;
     const ze_device_compute_properties_t &compute() const { return compute_; }
     uint32_t computeOrdinal() const { return computeOrdinal_; }
     // Highest SPIR-V version the device consumes, as 0x00MMmm00 (1.2 = 0x00010200).
@@ -56,6 +61,7 @@ private:
     ze_context_handle_t context_;
     bool ownsContext_ = false;
     std::string deviceName_;
+    uint64_t maxMemAllocSize_ = UINT64_MAX;
     ze_device_compute_properties_t compute_{};
     uint32_t computeOrdinal_ = 0;
     uint32_t spirvVersion_ = 0x00010200;

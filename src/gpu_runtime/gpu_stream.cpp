@@ -80,6 +80,7 @@ void *GpuStream::alloc(size_t size, size_t alignment, bool shared) {
     if (alignment & (alignment - 1))
         failInvalid("alignment " + std::to_string(alignment) + " is not a power of two");
     Engine *e = engine();
+    e->checkAllocationSize(size);
     void *ptr = nullptr;
     ze_device_mem_alloc_desc_t device = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
     if (shared) {

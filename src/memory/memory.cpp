@@ -56,6 +56,7 @@ void *Memory::allocate(size_t size) const {
     if (size == 0)
         failInvalid("size is 0: ALLOCATE needs a size of at least one byte");
     Engine *e = engine();
+    e->checkAllocationSize(size);
     void *ptr = nullptr;
     switch (kind_) {
     case imex_l0_memory_kind_device: {

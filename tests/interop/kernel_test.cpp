@@ -15,8 +15,8 @@ namespace {
 
 class KernelTest : public WithKernels {
 protected:
-    // Runs a one-output-per-work-item kernel `name` of `source` over n
-    // work-items and returns the output (float buffer, argument 0).
+    // Runs a kernel whose only argument is a float output, over n
+    // work-items, and returns what it wrote.
     std::vector<float> runOutOnly(imex_l0_kernel_t kernel, size_t n) {
         UsmBuffer out = allocShared(n * sizeof(float));
         imex_l0_exec_arg_t args[] = {usmArg(out.get())};
