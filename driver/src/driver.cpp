@@ -1,5 +1,6 @@
 // Initialisation, driver discovery and the Global and Driver DDI tables.
 #include "driver.hpp"
+#include "fault.hpp"
 
 #include "device.hpp"
 #include "options.hpp"
@@ -173,8 +174,9 @@ ze_result_t ZE_APICALL zeDriverGetExtensionFunctionAddress(ze_driver_handle_t hD
     return boundary(__func__, [&] {
         fromHandle<Driver>(hDriver);
         notNull(name);
-        *notNull(ppFunction) = nullptr;
-        return ZE_RESULT_ERROR_INVALID_ARGUMENT; // the driver has no extension functions
+        void *function = extensionFunction(name);
+        *notNull(ppFunction) = function;
+        return function ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_ARGUMENT;
     });
 }
 

@@ -6,6 +6,8 @@
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 300
 #endif
+#include "fault.hpp"
+
 #include <CL/cl.h>
 #include <level_zero/ze_api.h>
 
@@ -105,6 +107,11 @@ bool traceWanted(ze_result_t result);
 // inside escapes an entry point. `entry` names the entry point for tracing.
 template <class F> ze_result_t boundary(const char *entry, F &&body) noexcept {
     ze_result_t result;
+    if (fault::armed.load(std::memory_order_relaxed) && fault::fire(entry, &result)) {
+        if (traceWanted(result))
+            traceCall(entry, result);
+        return result;
+    }
     try {
         result = body();
     } catch (const Error &e) {

@@ -11,9 +11,20 @@ void KernelEntry::append(ze_command_list_handle_t list, const ArgValue *values, 
     for (size_t i = 0; i < nvalues; ++i) {
         ze_result_t r =
             zeKernelSetArgumentValue(handle, uint32_t(i), values[i].size, values[i].ptr);
-        if (r != ZE_RESULT_SUCCESS)
-            failInvalid("argument " + std::to_string(i) + " of kernel '" + name +
-                        "': zeKernelSetArgumentValue failed: " + zeResultName(r));
+        if (r == ZE_RESULT_SUCCESS)
+            continue;
+        std::string message = "argument " + std::to_string(i) + " of kernel '" + name +
+                              "': zeKernelSetArgumentValue failed: " + zeResultName(r);
+        // The driver's refusal of the value is the caller's to fix; running
+        // out of memory or losing the device is not.
+        bool refused = r == ZE_RESULT_ERROR_INVALID_ARGUMENT ||
+                       r == ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE ||
+                       r == ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX;
+        fail(refused ? imex_l0_invalid_arguments
+             : r == ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY || r == ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY
+                 ? imex_l0_out_of_memory
+                 : imex_l0_runtime_error,
+             message);
     }
     if (groupSize_[0] != groupSize[0] || groupSize_[1] != groupSize[1] ||
         groupSize_[2] != groupSize[2]) {
