@@ -689,18 +689,21 @@ TEST_F(ModuleTest, GarbageSpirvFailsWithABuildLog) {
         desc.pInputModule = input->data();
         desc.pBuildFlags = "";
         ze_module_handle_t module = nullptr;
+        // Through the intercepting loader the log of a failed build can be
+        // neither read nor destroyed (buildLogOfAFailedBuildIsUsable), so it
+        // is only requested, and checked, in pass-through mode.
+        const bool withLog = buildLogOfAFailedBuildIsUsable();
         BuildLog log;
-        const ze_result_t r = zeModuleCreate(context_, device_, &desc, &module, log.out());
+        const ze_result_t r =
+            zeModuleCreate(context_, device_, &desc, &module, withLog ? log.out() : nullptr);
         EXPECT_ZE_RESULT(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE, r);
         if (r == ZE_RESULT_SUCCESS && module != nullptr) {
             EXPECT_ZE_SUCCESS(zeModuleDestroy(module));
             continue;
         }
-        ASSERT_NE(log.get(), nullptr) << "no build log on failure";
-        if (!buildLogOfAFailedBuildIsUsable()) {
-            log.release(); // see buildLogOfAFailedBuildIsUsable()
+        if (!withLog)
             continue;
-        }
+        ASSERT_NE(log.get(), nullptr) << "no build log on failure";
         EXPECT_FALSE(buildLogText(log).empty()) << "the build log of a failed build is empty";
     }
 }

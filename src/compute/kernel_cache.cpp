@@ -95,11 +95,18 @@ KernelCache::Module &KernelCache::module(const std::string &key, const char *bui
     desc.pInputModule = reinterpret_cast<const uint8_t *>(key.data());
     desc.pBuildFlags = buildOptions;
     ze_module_build_log_handle_t log = nullptr;
-    ze_result_t r = zeModuleCreate(engine_.context(), engine_.device(), &desc, &module->handle, &log);
-    std::string logText = buildLog(log);
+    ze_result_t r = zeModuleCreate(engine_.context(), engine_.device(), &desc, &module->handle,
+                                   engine_.buildLogsReadable() ? &log : nullptr);
+    // The log is read only when the build failed: it is all the caller gets
+    // then, and on success nothing would use it.
     if (r == ZE_RESULT_ERROR_MODULE_BUILD_FAILURE || r == ZE_RESULT_ERROR_INVALID_NATIVE_BINARY)
-        fail(imex_l0_compile_error, "zeModuleCreate failed: " + std::string(zeResultName(r)) +
-                                        "\n" + logText);
+        fail(imex_l0_compile_error,
+             "zeModuleCreate failed: " + std::string(zeResultName(r)) + "\n" +
+                 (log ? buildLog(log)
+                      : "(no build log: the Level Zero loader cannot return it while it "
+                        "intercepts handles, ZE_ENABLE_LOADER_INTERCEPT=1 or several drivers)"));
+    if (log)
+        zeModuleBuildLogDestroy(log);
     checkZe(r, "zeModuleCreate");
     Module &result = *module;
     try {

@@ -83,6 +83,12 @@ void Engine::init() {
     if (!found)
         failInvalid("device is not a device of driver (pass a device from zeDeviceGet(driver))");
 
+    // The loader wraps handles when it intercepts (several drivers, or asked
+    // to), and 1.8.12 then hands out a raw build-log handle that crashes it.
+    uint32_t ndrivers = 0;
+    IMEX_L0_ZE(zeDriverGet(&ndrivers, nullptr));
+    buildLogsReadable_ = ndrivers == 1 && options().loaderIntercept != "1";
+
     ze_device_properties_t props = {ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
     IMEX_L0_ZE(zeDeviceGetProperties(device_, &props));
     deviceName_ = props.name;

@@ -45,6 +45,8 @@ public:
     uint32_t computeOrdinal() const { return computeOrdinal_; }
     // Highest SPIR-V version the device consumes, as 0x00MMmm00 (1.2 = 0x00010200).
     uint32_t spirvVersion() const { return spirvVersion_; }
+    // Whether a failed zeModuleCreate's build log can be read (see options.def).
+    bool buildLogsReadable() const { return buildLogsReadable_; }
 
     EventPool &events() { return *events_; }
     KernelCache &kernels() { return *kernels_; }
@@ -65,6 +67,7 @@ private:
     ze_device_compute_properties_t compute_{};
     uint32_t computeOrdinal_ = 0;
     uint32_t spirvVersion_ = 0x00010200;
+    bool buildLogsReadable_ = false;
     std::unique_ptr<EventPool> events_;
     std::unique_ptr<KernelCache> kernels_;
     std::atomic<size_t> children_{0};

@@ -15,22 +15,26 @@ EventPool::~EventPool() {
 }
 
 void EventPool::grow() {
-    ze_event_pool_desc_t desc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr,
-                                 ZE_EVENT_POOL_FLAG_HOST_VISIBLE, chunk_};
-    ze_event_pool_handle_t pool = nullptr;
-    IMEX_L0_ZE(zeEventPoolCreate(context_, &desc, 1, &device_, &pool));
-    pools_.push_back(pool);
-    // Reserve first so that a failure below cannot leave an event untracked.
-    free_.reserve(free_.size() + chunk_);
-    handedOut_.reserve(handedOut_.size() + chunk_);
-    for (uint32_t i = 0; i < chunk_; ++i) {
-        ze_event_desc_t eventDesc = {ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, i,
-                                     ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
-        ze_event_handle_t event = nullptr;
-        IMEX_L0_ZE(zeEventCreate(pool, &eventDesc, &event));
-        handedOut_.emplace(event, false);
-        free_.push_back(event);
+    // Events are created one at a time, when first needed, inside pools of
+    // chunk_ slots: an engine that launches little creates little.
+    if (pools_.empty() || nextIndex_ == chunk_) {
+        ze_event_pool_desc_t desc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr,
+                                     ZE_EVENT_POOL_FLAG_HOST_VISIBLE, chunk_};
+        ze_event_pool_handle_t pool = nullptr;
+        pools_.reserve(pools_.size() + 1); // so that the pool cannot go untracked
+        IMEX_L0_ZE(zeEventPoolCreate(context_, &desc, 1, &device_, &pool));
+        pools_.push_back(pool);
+        nextIndex_ = 0;
     }
+    free_.reserve(free_.size() + 1);
+    handedOut_.reserve(handedOut_.size() + 1);
+    ze_event_desc_t eventDesc = {ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, nextIndex_,
+                                 ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
+    ze_event_handle_t event = nullptr;
+    IMEX_L0_ZE(zeEventCreate(pools_.back(), &eventDesc, &event));
+    ++nextIndex_;
+    handedOut_.emplace(event, false);
+    free_.push_back(event);
 }
 
 ze_event_handle_t EventPool::acquire() {

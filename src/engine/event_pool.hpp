@@ -25,13 +25,14 @@ public:
     size_t capacity() const;
 
 private:
-    void grow(); // requires mutex_
+    void grow(); // adds one event; requires mutex_
 
     ze_context_handle_t context_;
     ze_device_handle_t device_;
     uint32_t chunk_;
     mutable std::mutex mutex_; // guards every member below
     std::vector<ze_event_pool_handle_t> pools_;
+    uint32_t nextIndex_ = 0; // the next unused slot of pools_.back()
     std::vector<ze_event_handle_t> free_;
     std::unordered_map<ze_event_handle_t, bool> handedOut_; // every event -> handed out now?
     size_t outstanding_ = 0;

@@ -1,8 +1,10 @@
 #include "gpu_runtime/gpu_stream.hpp"
 
 #include "gpu_runtime/engine_registry.hpp"
+#include "memory/usm.hpp"
 
 #include <cstdint>
+#include <exception>
 #include <string>
 
 namespace imex_l0 {
@@ -68,10 +70,21 @@ GpuStream::~GpuStream() {
         releaseEngine(sharedEngine_);
 }
 
-void GpuStream::recycleEvents() noexcept {
-    for (ze_event_handle_t e : events_)
-        stream_->dropEvent(e);
+void GpuStream::recycleEvents() {
+    // Every event goes back (or stays with the pool, which destroys it with
+    // the engine); the first failure is reported after all were tried.
+    std::exception_ptr failure;
+    for (ze_event_handle_t e : events_) {
+        try {
+            engine()->events().release(e);
+        } catch (...) {
+            if (!failure)
+                failure = std::current_exception();
+        }
+    }
     events_.clear(); // keeps the capacity: steady-state launches allocate nothing
+    if (failure)
+        std::rethrow_exception(failure);
 }
 
 void *GpuStream::alloc(size_t size, size_t alignment, bool shared) {
@@ -96,15 +109,11 @@ void GpuStream::free(void *ptr) {
     if (!ptr)
         return;
     Engine *e = engine();
-    ze_memory_allocation_properties_t props = {ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
-    ze_device_handle_t device = nullptr;
-    IMEX_L0_ZE(zeMemGetAllocProperties(e->context(), ptr, &props, &device));
-    if (props.type == ZE_MEMORY_TYPE_UNKNOWN)
+    UsmAllocation usm = usmAllocation(e->context(), ptr);
+    if (usm.type == ZE_MEMORY_TYPE_UNKNOWN)
         failInvalid("pointer is not USM of this stream's context (freed already, a host pointer, "
                     "or memory of another context)");
-    void *base = nullptr;
-    IMEX_L0_ZE(zeMemGetAddressRange(e->context(), ptr, &base, nullptr));
-    if (base != ptr)
+    if (usm.base != ptr)
         failInvalid("pointer points inside a USM allocation, not at its start");
     IMEX_L0_ZE(zeMemFree(e->context(), ptr));
 }

@@ -39,7 +39,7 @@ private:
     static std::unique_ptr<GpuStream> over(Engine *leased, Stream::Kind kind,
                                            ze_command_list_handle_t list);
     Engine *engine() const { return stream_->engine(); }
-    void recycleEvents() noexcept;
+    void recycleEvents();
 
     Engine *sharedEngine_ = nullptr; // from the registry; released on destroy
     std::unique_ptr<Stream> ownedStream_;

@@ -1,5 +1,7 @@
 #include "memory/memory.hpp"
 
+#include "memory/usm.hpp"
+
 #include <string>
 
 namespace imex_l0 {
@@ -18,26 +20,13 @@ ze_memory_type_t zeTypeOf(imex_l0_memory_kind_t kind) {
     return ZE_MEMORY_TYPE_UNKNOWN;
 }
 
-const char *zeTypeName(ze_memory_type_t type) {
-    switch (type) {
-    case ZE_MEMORY_TYPE_HOST:
-        return "host";
-    case ZE_MEMORY_TYPE_DEVICE:
-        return "device";
-    case ZE_MEMORY_TYPE_SHARED:
-        return "shared";
-    default:
-        return "not USM";
-    }
-}
-
 // USM allocations are at least this aligned on every Level Zero driver we
 // know; asking for more would be a framework's business, not ours.
 constexpr size_t kAlignment = 64;
 
 } // namespace
 
-const char *memoryKindName(imex_l0_memory_kind_t kind) { return zeTypeName(zeTypeOf(kind)); }
+const char *memoryKindName(imex_l0_memory_kind_t kind) { return usmTypeName(zeTypeOf(kind)); }
 
 Memory::~Memory() {
     for (auto &b : buffers_)
@@ -81,26 +70,20 @@ void *Memory::allocate(size_t size) const {
 }
 
 void Memory::checkUserPointer(void *ptr, size_t size) const {
-    ze_memory_allocation_properties_t props = {ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
-    ze_device_handle_t device = nullptr;
-    IMEX_L0_ZE(zeMemGetAllocProperties(engine()->context(), ptr, &props, &device));
-    if (props.type == ZE_MEMORY_TYPE_UNKNOWN)
+    UsmAllocation usm = usmAllocation(engine()->context(), ptr);
+    if (usm.type == ZE_MEMORY_TYPE_UNKNOWN)
         failInvalid("pointer is not USM of the engine's context (a plain host pointer, freed "
                     "memory, or USM of another context): allocate it with zeMemAlloc* on the "
                     "engine's context");
-    if (props.type != zeTypeOf(kind_))
-        failInvalid(std::string("pointer is ") + zeTypeName(props.type) +
+    if (usm.type != zeTypeOf(kind_))
+        failInvalid(std::string("pointer is ") + usmTypeName(usm.type) +
                     " USM but the memory object was declared " + memoryKindName(kind_) +
                     ": pass the matching imex_l0_memory_kind_t");
     // The declared size must lie inside the allocation, or kernels would be
     // handed a buffer larger than what exists.
-    void *base = nullptr;
-    size_t allocSize = 0;
-    IMEX_L0_ZE(zeMemGetAddressRange(engine()->context(), ptr, &base, &allocSize));
-    size_t offset = static_cast<char *>(ptr) - static_cast<char *>(base);
-    if (size > allocSize - offset)
+    if (size > usm.bytesFrom(ptr))
         failInvalid("size " + std::to_string(size) + " exceeds the USM allocation: only " +
-                    std::to_string(allocSize - offset) + " bytes lie between the pointer and "
+                    std::to_string(usm.bytesFrom(ptr)) + " bytes lie between the pointer and "
                     "the end of its allocation");
 }
 

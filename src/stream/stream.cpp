@@ -1,5 +1,7 @@
 #include "stream/stream.hpp"
 
+#include "memory/usm.hpp"
+
 #include <cstdint>
 #include <string>
 
@@ -49,15 +51,10 @@ void Stream::checkExtent(const void *ptr, size_t size, const char *what) const {
                     " runs past the end of the address space");
     // USM of the engine's context has a known extent; a copy beyond it would
     // read or write other memory (plain host memory cannot be checked).
-    void *base = nullptr;
-    size_t allocSize = 0;
-    if (zeMemGetAddressRange(engine()->context(), ptr, &base, &allocSize) != ZE_RESULT_SUCCESS ||
-        !base)
-        return;
-    size_t offset = static_cast<const char *>(ptr) - static_cast<const char *>(base);
-    if (size > allocSize - offset)
+    UsmAllocation usm = usmAllocation(engine()->context(), ptr);
+    if (usm.type != ZE_MEMORY_TYPE_UNKNOWN && size > usm.bytesFrom(ptr))
         failInvalid("size " + std::to_string(size) + " exceeds the USM allocation of " + what +
-                    ": only " + std::to_string(allocSize - offset) +
+                    ": only " + std::to_string(usm.bytesFrom(ptr)) +
                     " bytes lie between it and the end of its allocation");
 }
 
@@ -130,10 +127,14 @@ void Stream::wait() {
     // before it; its event is what the host waits on.
     ze_event_handle_t done = engine()->events().acquire();
     ze_result_t r = zeCommandListAppendBarrier(list_, done, 0, nullptr);
-    if (r == ZE_RESULT_SUCCESS)
-        r = zeEventHostSynchronize(done, UINT64_MAX);
-    dropEvent(done);
-    checkZe(r, "zeCommandListAppendBarrier + zeEventHostSynchronize");
+    if (r != ZE_RESULT_SUCCESS) {
+        dropEvent(done);
+        checkZe(r, "zeCommandListAppendBarrier");
+    }
+    // If the wait fails the barrier may still signal the event later, so it
+    // does not go back to the pool; the engine destroys it.
+    IMEX_L0_ZE(zeEventHostSynchronize(done, UINT64_MAX));
+    engine()->events().release(done);
 }
 
 } // namespace imex_l0

@@ -346,6 +346,7 @@ TEST_F(KernelTest, VerboseInfoLinesNameTheCacheAndTheLaunch) {
     imex_l0_status_t s3 = imex_l0_interop_kernel_execute(second.get(), stream.get(), 1, args,
                                                          &range, 0, nullptr, nullptr);
     imex_l0_status_t s4 = imex_l0_stream_wait(stream.get());
+    imex_l0_status_t s5 = imex_l0_kernel_destroy(nullptr);
     std::string log = ::testing::internal::GetCapturedStderr();
     ASSERT_EQ(s1, imex_l0_success);
     ASSERT_EQ(s2, imex_l0_success);
@@ -359,6 +360,10 @@ TEST_F(KernelTest, VerboseInfoLinesNameTheCacheAndTheLaunch) {
     EXPECT_TRUE(std::regex_search(log, miss)) << log;
     EXPECT_TRUE(std::regex_search(log, hit)) << log;
     EXPECT_TRUE(std::regex_search(log, launch)) << log;
+    // Failures are logged with their reason.
+    EXPECT_EQ(s5, imex_l0_invalid_arguments);
+    std::regex failure(R"(error,imex_l0_kernel_destroy,imex_l0_invalid_arguments,[^\n]*kernel)");
+    EXPECT_TRUE(std::regex_search(log, failure)) << log;
 }
 
 TEST_F(KernelTest, ConcurrentCreatesOnOneEngine) {

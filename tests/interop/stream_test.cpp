@@ -257,6 +257,41 @@ TEST_F(CopyTest, MemcpyRejectsNullPointersAndDeps) {
     EXPECT_EQ(done, reinterpret_cast<ze_event_handle_t>(uintptr_t(0x5e5e)));
 }
 
+TEST_F(CopyTest, CopiesBeyondAUsmAllocationAreRefused) {
+    // The extent of USM is known: a copy or fill past its end would touch
+    // other memory, so it is refused before anything is appended.
+    UsmBuffer small = allocShared(100), big = allocShared(200);
+    std::memset(small.get(), 1, 100);
+    std::memset(big.get(), 2, 200);
+    ze_event_handle_t e = nullptr;
+    EXPECT_INVALID(imex_l0_interop_memcpy(stream.get(), small.get(), big.get(), 101, 0, nullptr,
+                                          &e),
+                   "dst");
+    EXPECT_INVALID(imex_l0_interop_memcpy(stream.get(), big.get(), small.get(), 101, 0, nullptr,
+                                          &e),
+                   "src");
+    EXPECT_INVALID(imex_l0_interop_memcpy(stream.get(), big.as<char>() + 150, small.get(), 51, 0,
+                                          nullptr, &e),
+                   "dst");
+    uint8_t zero = 0;
+    EXPECT_INVALID(imex_l0_interop_memset(stream.get(), small.as<char>() + 1, &zero, 1, 100, 0,
+                                          nullptr, &e),
+                   "dst");
+    EXPECT_INVALID(imex_l0_interop_memcpy(stream.get(), big.get(), small.get(), SIZE_MAX, 0,
+                                          nullptr, &e),
+                   "size");
+    EXPECT_EQ(e, nullptr);
+    // Nothing ran, and the exact extents are fine.
+    ASSERT_IMEX(imex_l0_stream_wait(stream.get()));
+    EXPECT_EQ(small.as<uint8_t>()[99], 1);
+    EXPECT_EQ(big.as<uint8_t>()[199], 2);
+    ASSERT_IMEX(imex_l0_interop_memcpy(stream.get(), big.as<char>() + 100, small.get(), 100, 0,
+                                       nullptr, nullptr));
+    ASSERT_IMEX(imex_l0_stream_wait(stream.get()));
+    EXPECT_EQ(big.as<uint8_t>()[199], 1);
+    EXPECT_EQ(big.as<uint8_t>()[99], 2);
+}
+
 // ---------------------------------------------------------------- memset
 
 TEST_F(CopyTest, MemsetEveryPatternSizeAndOddLengths) {
