@@ -257,7 +257,14 @@ TEST_F(KernelTest, SpirvTheDeviceRejectsIsACompileError) {
     EXPECT_IMEX_STATUS(imex_l0_compile_error,
                        imex_l0_kernel_create_from_spirv(&kernel, engine.get(), truncated.data(),
                                                         truncated.size(), "add", nullptr));
-    EXPECT_MESSAGE_HAS("SPIR-V");
+    EXPECT_NE(lastError(), "");
+    // The driver's build log reaches the caller, except where the loader
+    // cannot hand it out (it intercepts handles and leaves the log of a
+    // failed build unwrapped).
+    const char *intercept = std::getenv("ZE_ENABLE_LOADER_INTERCEPT");
+    if (!intercept || std::string(intercept) != "1") {
+        EXPECT_MESSAGE_HAS("SPIR-V");
+    }
     // Only the 5-word header: no kernels, whoever notices first.
     EXPECT_NE(imex_l0_kernel_create_from_spirv(&kernel, engine.get(), kernelSpirv().data(), 20,
                                                "add", nullptr),
