@@ -74,6 +74,13 @@ public:
         h_ = nullptr;
     }
 
+protected:
+    // Takes ownership of a handle the C API just created.
+    void adopt(T h) {
+        reset();
+        h_ = h;
+    }
+
 private:
     T h_ = nullptr;
 };
@@ -85,13 +92,13 @@ public:
     explicit engine(uint32_t device_index) {
         imex_l0_engine_t e = nullptr;
         if (check(imex_l0_engine_create(&e, device_index)))
-            *this = engine(e);
+            adopt(e);
     }
     // Wraps user handles without owning them; context may be nullptr.
     engine(ze_driver_handle_t driver, ze_device_handle_t device, ze_context_handle_t context) {
         imex_l0_engine_t e = nullptr;
         if (check(imex_l0_interop_engine_create(&e, driver, device, context)))
-            *this = engine(e);
+            adopt(e);
     }
     ze_driver_handle_t driver() const {
         ze_driver_handle_t d = nullptr;
@@ -117,8 +124,6 @@ public:
         return check(imex_l0_event_release(get(), event));
     }
 
-private:
-    explicit engine(imex_l0_engine_t e) : handle(e) {}
 };
 
 class stream : public handle<imex_l0_stream_t, imex_l0_stream_destroy> {
@@ -128,19 +133,19 @@ public:
     explicit stream(const engine &e) {
         imex_l0_stream_t s = nullptr;
         if (check(imex_l0_stream_create(&s, e.get())))
-            *this = stream(s);
+            adopt(s);
     }
     // Over a user immediate list (never destroyed by the library).
     stream(const engine &e, ze_command_list_handle_t immediate_list) {
         imex_l0_stream_t s = nullptr;
         if (check(imex_l0_interop_stream_create(&s, e.get(), immediate_list)))
-            *this = stream(s);
+            adopt(s);
     }
     // Over a user regular list, optionally with the queue wait() executes it on.
     stream(const engine &e, ze_command_list_handle_t regular_list, ze_command_queue_handle_t queue) {
         imex_l0_stream_t s = nullptr;
         if (check(imex_l0_interop_stream_create_regular(&s, e.get(), regular_list, queue)))
-            *this = stream(s);
+            adopt(s);
     }
     ze_command_list_handle_t list() const {
         ze_command_list_handle_t l = nullptr;
@@ -156,8 +161,6 @@ public:
         return done;
     }
 
-private:
-    explicit stream(imex_l0_stream_t s) : handle(s) {}
 };
 
 class memory : public handle<imex_l0_memory_t, imex_l0_memory_destroy> {
@@ -168,7 +171,7 @@ public:
            void *ptr = IMEX_L0_MEMORY_ALLOCATE) {
         imex_l0_memory_t m = nullptr;
         if (check(imex_l0_interop_memory_create(&m, e.get(), kind, size, ptr)))
-            *this = memory(m);
+            adopt(m);
     }
     void *data(size_t index = 0) const {
         void *p = nullptr;
@@ -184,8 +187,6 @@ public:
         return s;
     }
 
-private:
-    explicit memory(imex_l0_memory_t m) : handle(m) {}
 };
 
 // One launch argument.
@@ -205,16 +206,21 @@ public:
                               const std::string &options = "",
                               const std::vector<imex_l0_define_t> &defines = {}) {
         imex_l0_kernel_t k = nullptr;
-        check(imex_l0_kernel_create_from_source(&k, e.get(), source.c_str(), name.c_str(),
-                                                options.c_str(), defines.size(), defines.data()));
-        return kernel(k);
+        kernel result;
+        if (check(imex_l0_kernel_create_from_source(&k, e.get(), source.c_str(), name.c_str(),
+                                                    options.c_str(), defines.size(),
+                                                    defines.data())))
+            result.adopt(k);
+        return result;
     }
     static kernel from_spirv(const engine &e, const void *spirv, size_t size,
                              const std::string &name, const std::string &options = "") {
         imex_l0_kernel_t k = nullptr;
-        check(imex_l0_kernel_create_from_spirv(&k, e.get(), spirv, size, name.c_str(),
-                                               options.c_str()));
-        return kernel(k);
+        kernel result;
+        if (check(imex_l0_kernel_create_from_spirv(&k, e.get(), spirv, size, name.c_str(),
+                                                   options.c_str())))
+            result.adopt(k);
+        return result;
     }
     size_t arg_count() const {
         size_t n = 0;
@@ -240,8 +246,6 @@ public:
         return done;
     }
 
-private:
-    explicit kernel(imex_l0_kernel_t k) : handle(k) {}
 };
 
 } // namespace imex_l0

@@ -39,6 +39,10 @@ void EventPool::grow() {
 
 ze_event_handle_t EventPool::acquire() {
     std::lock_guard<std::mutex> lock(mutex_);
+    if (free_.empty() && !unfinished_.empty()) {
+        free_.reserve(free_.size() + unfinished_.size());
+        recycleFinished();
+    }
     if (free_.empty())
         grow();
     ze_event_handle_t event = free_.back();
@@ -57,12 +61,36 @@ void EventPool::release(ze_event_handle_t event) {
     if (!it->second)
         failInvalid("event was already released (double release); release each returned event "
                     "exactly once");
+    // An event whose work is still running would be signaled by that work
+    // after its next user reset it: it waits in unfinished_ until it is done.
+    ze_result_t status = zeEventQueryStatus(event);
+    if (status == ZE_RESULT_NOT_READY) {
+        unfinished_.reserve(unfinished_.size() + 1);
+        it->second = false;
+        --outstanding_;
+        unfinished_.push_back(event);
+        return;
+    }
+    checkZe(status, "zeEventQueryStatus");
     // Reset before it can be handed out again, so the next user starts from
     // the unsignaled state the spec requires.
     IMEX_L0_ZE(zeEventHostReset(event));
     it->second = false;
     --outstanding_;
     free_.push_back(event);
+}
+
+void EventPool::recycleFinished() {
+    for (size_t i = 0; i < unfinished_.size();) {
+        ze_event_handle_t event = unfinished_[i];
+        if (zeEventQueryStatus(event) != ZE_RESULT_SUCCESS || zeEventHostReset(event) != ZE_RESULT_SUCCESS) {
+            ++i; // still running (or unqueryable): it stays until the engine goes
+            continue;
+        }
+        unfinished_[i] = unfinished_.back();
+        unfinished_.pop_back();
+        free_.push_back(event);
+    }
 }
 
 size_t EventPool::outstanding() const {

@@ -26,6 +26,9 @@ public:
 
 private:
     void grow(); // adds one event; requires mutex_
+    // Moves released events whose work has finished to free_; requires mutex_
+    // and room in free_ for all of them.
+    void recycleFinished();
 
     ze_context_handle_t context_;
     ze_device_handle_t device_;
@@ -34,6 +37,7 @@ private:
     std::vector<ze_event_pool_handle_t> pools_;
     uint32_t nextIndex_ = 0; // the next unused slot of pools_.back()
     std::vector<ze_event_handle_t> free_;
+    std::vector<ze_event_handle_t> unfinished_; // released while their work still ran
     std::unordered_map<ze_event_handle_t, bool> handedOut_; // every event -> handed out now?
     size_t outstanding_ = 0;
 };
