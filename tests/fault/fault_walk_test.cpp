@@ -218,6 +218,10 @@ TEST_F(FaultWalk, GpuWrappersOutOfHostMemory) {
                 gpuLaunchKernel(stream, kernel, kN / 64, 1, 1, 64, 1, 1, 0, params, nullptr);
             }
             gpuWait(stream);
+            // A failed wait (or launch) may leave the kernel running: the fault
+            // fired once, so waiting again drains it before c is freed.
+            if (!errors.first.empty())
+                gpuWait(stream);
             if (errors.first.empty() && c)
                 for (size_t i = 0; i < kN; ++i)
                     if (c[i] != 2.0f * float(i))
