@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 kind="${1:-address}"
 export IMEX_L0_BUILD_DIR="build-${kind}"
+unset IMEX_L0_SANITIZERS
 bash scripts/setup.sh
 bash scripts/build.sh -DIMEX_L0_SANITIZE="$kind" -DIMEX_L0_BUILD_BENCHMARKS=OFF
 # install.consumer builds a program outside the project without the sanitizer runtime.
