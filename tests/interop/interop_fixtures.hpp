@@ -108,24 +108,30 @@ namespace interop_test {
 
 // ------------------------------------------------------------- RAII holders
 
-// Owns one Level Zero handle the test (as the framework) created and destroys
-// it with Destroy. Move-only; release() hands the handle back without
-// destroying it, for tests that destroy by hand.
-template <typename T, ze_result_t (*Destroy)(T)> class ZeHolder {
+// Reports a failed destroy as a test failure. For the user's Level Zero
+// objects that means the library destroyed (or broke) something it does not
+// own: exactly what the ownership tests look for.
+inline void expectDestroyed(ze_result_t result) { EXPECT_ZE(result); }
+inline void expectDestroyed(imex_l0_status_t status) { EXPECT_IMEX(status); }
+
+// Owns one handle and destroys it with Destroy: the user's Level Zero objects
+// (ZeHolder) and library objects whose destruction is not under test
+// (ImexHolder). Move-only; release() hands the handle back without destroying it.
+template <typename T, typename Result, Result (*Destroy)(T)> class Holder {
 public:
-    ZeHolder() = default;
-    explicit ZeHolder(T h) : h_(h) {}
-    ZeHolder(ZeHolder &&o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
-    ZeHolder &operator=(ZeHolder &&o) noexcept {
+    Holder() = default;
+    explicit Holder(T h) : h_(h) {}
+    Holder(Holder &&o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
+    Holder &operator=(Holder &&o) noexcept {
         if (this != &o) {
             reset();
             h_ = std::exchange(o.h_, nullptr);
         }
         return *this;
     }
-    ZeHolder(const ZeHolder &) = delete;
-    ZeHolder &operator=(const ZeHolder &) = delete;
-    ~ZeHolder() { reset(); }
+    Holder(const Holder &) = delete;
+    Holder &operator=(const Holder &) = delete;
+    ~Holder() { reset(); }
 
     T get() const { return h_; }
     T *out() {
@@ -134,17 +140,18 @@ public:
     }
     T release() { return std::exchange(h_, nullptr); }
     void reset() {
-        // A failed destroy here means the library destroyed the user's object
-        // (or broke it): exactly what the ownership tests look for.
-        if (h_) {
-            EXPECT_ZE(Destroy(h_));
-        }
+        if (h_)
+            expectDestroyed(Destroy(h_));
         h_ = nullptr;
     }
 
 private:
     T h_ = nullptr;
 };
+
+template <typename T, ze_result_t (*Destroy)(T)> using ZeHolder = Holder<T, ze_result_t, Destroy>;
+template <typename T, imex_l0_status_t (*Destroy)(T)>
+using ImexHolder = Holder<T, imex_l0_status_t, Destroy>;
 
 using ZeContext = ZeHolder<ze_context_handle_t, zeContextDestroy>;
 using ZeList = ZeHolder<ze_command_list_handle_t, zeCommandListDestroy>;
@@ -190,38 +197,6 @@ private:
     ze_context_handle_t context_ = nullptr;
     void *ptr_ = nullptr;
     size_t size_ = 0;
-};
-
-// Owns one library handle (for objects whose destruction is not under test).
-template <typename T, imex_l0_status_t (*Destroy)(T)> class ImexHolder {
-public:
-    ImexHolder() = default;
-    ImexHolder(ImexHolder &&o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
-    ImexHolder &operator=(ImexHolder &&o) noexcept {
-        if (this != &o) {
-            reset();
-            h_ = std::exchange(o.h_, nullptr);
-        }
-        return *this;
-    }
-    ImexHolder(const ImexHolder &) = delete;
-    ImexHolder &operator=(const ImexHolder &) = delete;
-    ~ImexHolder() { reset(); }
-    T get() const { return h_; }
-    T *out() {
-        reset();
-        return &h_;
-    }
-    T release() { return std::exchange(h_, nullptr); }
-    void reset() {
-        if (h_) {
-            EXPECT_IMEX(Destroy(h_));
-        }
-        h_ = nullptr;
-    }
-
-private:
-    T h_ = nullptr;
 };
 
 using Engine = ImexHolder<imex_l0_engine_t, imex_l0_engine_destroy>;
