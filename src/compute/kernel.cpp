@@ -1,5 +1,6 @@
 #include "compute/kernel.hpp"
 
+#include "common/small_buffer.hpp"
 #include "memory/memory.hpp"
 #include "stream/stream.hpp"
 
@@ -9,10 +10,6 @@
 namespace imex_l0 {
 
 namespace {
-
-// At most this many arguments are checked on the stack; beyond it a launch
-// is still correct, it only allocates.
-constexpr size_t kInlineArgs = 32;
 
 std::string argName(size_t i, const std::string &kernel) {
     return "argument " + std::to_string(i) + " of kernel '" + kernel + "'";
@@ -145,18 +142,8 @@ void Kernel::execute(Stream &stream, size_t nargs, const imex_l0_exec_arg_t *arg
         failInvalid("args is NULL but nargs is " + std::to_string(nargs));
     Stream::checkDeps(ndeps, deps);
 
-    ArgValue inlineValues[kInlineArgs];
-    void *inlineSlots[kInlineArgs];
-    std::vector<ArgValue> heapValues;
-    std::vector<void *> heapSlots;
-    ArgValue *values = inlineValues;
-    void **slots = inlineSlots;
-    if (nargs > kInlineArgs) {
-        heapValues.resize(nargs);
-        heapSlots.resize(nargs);
-        values = heapValues.data();
-        slots = heapSlots.data();
-    }
+    SmallBuffer<ArgValue> values(nargs);
+    SmallBuffer<void *> slots(nargs); // pointer values of memory-object arguments
     for (size_t i = 0; i < nargs; ++i)
         values[i] = resolve(args[i], k.args[i], i, k, engine(), slots[i]);
 
@@ -165,7 +152,7 @@ void Kernel::execute(Stream &stream, size_t nargs, const imex_l0_exec_arg_t *arg
     groups(k, range, engine(), size, count);
     ze_event_handle_t signal = stream.signalEvent(returnEvent);
     try {
-        k.append(stream.list(), values, nargs, size, count, signal, uint32_t(ndeps),
+        k.append(stream.list(), values.data(), nargs, size, count, signal, uint32_t(ndeps),
                  const_cast<ze_event_handle_t *>(deps));
     } catch (...) {
         stream.dropEvent(signal);

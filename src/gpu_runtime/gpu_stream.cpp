@@ -1,5 +1,6 @@
 #include "gpu_runtime/gpu_stream.hpp"
 
+#include "common/small_buffer.hpp"
 #include "gpu_runtime/engine_registry.hpp"
 #include "memory/usm.hpp"
 
@@ -172,14 +173,7 @@ ze_event_handle_t GpuStream::launch(void *kernel, const size_t grid[3], const si
                     (sharedMemBytes ? " (including the shared-memory slot)" : ""));
     // ParamDesc is {data, size}: what zeKernelSetArgumentValue takes, except
     // for the shared-memory slot, which becomes a local-memory argument.
-    constexpr size_t kInline = 32;
-    ArgValue inlineValues[kInline];
-    std::vector<ArgValue> heapValues;
-    ArgValue *values = inlineValues;
-    if (nparams > kInline) {
-        heapValues.resize(nparams);
-        values = heapValues.data();
-    }
+    SmallBuffer<ArgValue> values(nparams);
     for (size_t i = 0; i < nparams; ++i) {
         bool sharedSlot = sharedMemBytes != 0 && i + 1 == nparams;
         values[i] = sharedSlot ? ArgValue{sharedMemBytes, nullptr}
@@ -201,7 +195,7 @@ ze_event_handle_t GpuStream::launch(void *kernel, const size_t grid[3], const si
     events_.reserve(events_.size() + 1); // so recording the event below cannot throw
     ze_event_handle_t signal = engine()->events().acquire();
     try {
-        k.append(stream_->list(), values, nparams, groupSize, count, signal, ndeps,
+        k.append(stream_->list(), values.data(), nparams, groupSize, count, signal, ndeps,
                  ndeps ? waitList : nullptr);
     } catch (...) {
         stream_->dropEvent(signal);
