@@ -7,7 +7,7 @@ PACKAGES=(
   cmake g++ ninja-build pkg-config git
   libze1 libze-dev
   ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
-  clang-15 libclang-15-dev libclang-cpp15-dev llvm-15-dev llvm-15-tools
+  clang-15 libclang-common-15-dev libclang-15-dev libclang-cpp15-dev llvm-15-dev llvm-15-tools
   libllvmspirvlib-15-dev llvm-spirv-15
   spirv-tools
   libgtest-dev libgmock-dev libbenchmark-dev

@@ -1,5 +1,6 @@
 #include "common/status.hpp"
 
+#include "common/c_enum.hpp"
 #include "common/verbose.hpp"
 
 #include <cstdlib>
@@ -94,7 +95,7 @@ imex_l0_status_t reportFailure(const char *function, imex_l0_status_t status,
 extern "C" {
 
 const char *imex_l0_status_str(imex_l0_status_t status) {
-    switch (status) {
+    switch (imex_l0::rawValue(status)) { // any int from a C caller
     case imex_l0_success:
         return "imex_l0_success";
     case imex_l0_out_of_memory:

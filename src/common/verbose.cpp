@@ -16,6 +16,8 @@ Verbosity verbosity() {
             return Verbosity::info;
         if (v == "warn")
             return Verbosity::warn;
+        if (v == "none")
+            return Verbosity::none;
         return Verbosity::error;
     }();
     return level;

@@ -1,4 +1,5 @@
-// One verbose switch, IMEX_L0_VERBOSE=error|warn|info|trace (default error).
+// One verbose switch, IMEX_L0_VERBOSE=none|error|warn|info|trace (default
+// error; none is for processes whose stderr must stay quiet).
 // Lines are CSV-like: "imex_l0,<level>,<event>,<details...>" on stderr.
 #pragma once
 
@@ -9,7 +10,7 @@
 
 namespace imex_l0 {
 
-enum class Verbosity { error = 0, warn = 1, info = 2, trace = 3 };
+enum class Verbosity { none = -1, error = 0, warn = 1, info = 2, trace = 3 };
 
 Verbosity verbosity();
 inline bool verboseAt(Verbosity level) { return verbosity() >= level; }

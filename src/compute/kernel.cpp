@@ -1,5 +1,6 @@
 #include "compute/kernel.hpp"
 
+#include "common/c_enum.hpp"
 #include "common/small_buffer.hpp"
 #include "memory/memory.hpp"
 #include "stream/stream.hpp"
@@ -33,10 +34,11 @@ const char *kindName(imex_l0_arg_kind_t kind) {
 // `slot` holds a pointer value when the argument is a memory object.
 ArgValue resolve(const imex_l0_exec_arg_t &arg, const ArgInfo &info, size_t i,
                  const KernelEntry &kernel, Engine *engine, void *&slot) {
+    const auto type = rawValue(arg.type); // any int from a C caller
     switch (info.kind) {
     case imex_l0_arg_kind_global:
     case imex_l0_arg_kind_constant:
-        if (arg.type == imex_l0_arg_memory) {
+        if (type == imex_l0_arg_memory) {
             auto *memory = reinterpret_cast<Memory *>(arg.memory);
             if (!memory || !memory->tagValid())
                 failInvalid(argName(i, kernel.name) +
@@ -51,18 +53,18 @@ ArgValue resolve(const imex_l0_exec_arg_t &arg, const ArgInfo &info, size_t i,
                             "with imex_l0_interop_memory_set_mem_object");
             return {sizeof(void *), &slot};
         }
-        if (arg.type == imex_l0_arg_usm)
+        if (type == imex_l0_arg_usm)
             return {sizeof(void *), &arg.ptr}; // NULL is a valid pointer argument in OpenCL C
         break;
     case imex_l0_arg_kind_local:
-        if (arg.type == imex_l0_arg_local) {
+        if (type == imex_l0_arg_local) {
             if (arg.size == 0)
                 failInvalid(argName(i, kernel.name) + " is local memory of size 0: give its byte size");
             return {arg.size, nullptr};
         }
         break;
     case imex_l0_arg_kind_value:
-        if (arg.type == imex_l0_arg_value) {
+        if (type == imex_l0_arg_value) {
             if (!arg.ptr)
                 failInvalid(argName(i, kernel.name) + " is a value with ptr NULL: point at its bytes");
             if (arg.size != info.size)

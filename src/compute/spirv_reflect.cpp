@@ -240,7 +240,8 @@ std::vector<SpirvKernel> reflectSpirv(const void *data, size_t size, std::string
     }
     // Copy into aligned words: the caller's buffer may be any byte address.
     std::vector<uint32_t> words(size / 4);
-    std::memcpy(words.data(), data, size);
+    if (size > 0)
+        std::memcpy(words.data(), data, size);
     return Reader(words.data(), words.size()).run(problem);
 }
 

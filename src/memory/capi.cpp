@@ -1,4 +1,5 @@
 // C entry points of memory objects.
+#include "common/c_enum.hpp"
 #include "memory/memory.hpp"
 
 #include <memory>
@@ -7,10 +8,11 @@ using namespace imex_l0;
 
 namespace {
 
-void checkKind(imex_l0_memory_kind_t kind) {
-    if (kind != imex_l0_memory_kind_device && kind != imex_l0_memory_kind_host &&
-        kind != imex_l0_memory_kind_shared)
-        failInvalid("kind " + std::to_string(int(kind)) + " is not an imex_l0_memory_kind_t");
+void checkKind(const imex_l0_memory_kind_t &kind) {
+    auto raw = rawValue(kind);
+    if (raw != imex_l0_memory_kind_device && raw != imex_l0_memory_kind_host &&
+        raw != imex_l0_memory_kind_shared)
+        failInvalid("kind " + std::to_string(raw) + " is not an imex_l0_memory_kind_t");
 }
 
 } // namespace

@@ -373,6 +373,21 @@ TEST_F(KernelTest, VerboseInfoLinesNameTheCacheAndTheLaunch) {
     EXPECT_TRUE(std::regex_search(log, failure)) << log;
 }
 
+TEST_F(KernelTest, VerboseNoneKeepsStderrQuietButTheMessage) {
+    // Registered a second time with IMEX_L0_VERBOSE=none.
+    const char *verbose = std::getenv("IMEX_L0_VERBOSE");
+    if (!verbose || std::string(verbose) != "none")
+        GTEST_SKIP() << "runs with IMEX_L0_VERBOSE=none";
+    ::testing::internal::CaptureStderr();
+    imex_l0_status_t status = imex_l0_kernel_destroy(nullptr);
+    std::string log = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(status, imex_l0_invalid_arguments);
+    EXPECT_EQ(log, "");
+    // The caller still gets the reason.
+    EXPECT_NE(std::string(imex_l0_last_error_message()).find("kernel"), std::string::npos)
+        << imex_l0_last_error_message();
+}
+
 TEST_F(KernelTest, ConcurrentCreatesOnOneEngine) {
     // The engine's kernel cache is shared by threads: creating the same and
     // different kernels at once must give working kernels and no errors.

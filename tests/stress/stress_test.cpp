@@ -63,7 +63,14 @@ double mib(size_t bytes) { return double(bytes) / (1024.0 * 1024.0); }
 // default) and ThreadSanitizer keeps shadow and history memory, so RSS grows
 // with churn in those builds whatever the library does; there LeakSanitizer's
 // report at exit is the leak check, and the RSS figures are only printed.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+// (GCC defines __SANITIZE_*__; clang 15 answers __has_feature.)
+#if defined(__has_feature)
+#define STRESS_HAS_FEATURE(x) __has_feature(x)
+#else
+#define STRESS_HAS_FEATURE(x) 0
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) ||                               \
+    STRESS_HAS_FEATURE(address_sanitizer) || STRESS_HAS_FEATURE(thread_sanitizer)
 constexpr bool kRssIsMeaningful = false;
 #else
 constexpr bool kRssIsMeaningful = true;
