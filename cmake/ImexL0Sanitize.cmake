@@ -12,7 +12,6 @@
 # linked into the executables only: the libraries then resolve the runtime's
 # symbols from the program that loads them.
 set(IMEX_L0_NO_UNDEFINED_LINK "LINKER:--no-undefined")
-set(IMEX_L0_ASAN OFF)
 
 set(_imex_l0_san_flags "")
 if(NOT IMEX_L0_SANITIZE STREQUAL "OFF" AND NOT IMEX_L0_SANITIZE STREQUAL "")
@@ -27,11 +26,6 @@ if(NOT IMEX_L0_SANITIZE STREQUAL "OFF" AND NOT IMEX_L0_SANITIZE STREQUAL "")
     message(FATAL_ERROR "IMEX_L0_SANITIZE: address and thread cannot share one build")
   endif()
   list(APPEND _imex_l0_san_flags "-fsanitize=${IMEX_L0_SANITIZE}" -fno-omit-frame-pointer)
-  # Test programs of an AddressSanitizer build check for leaks early
-  # (tests/sanitizers/leak_check_at_exit.c).
-  if("address" IN_LIST _imex_l0_sanitizers)
-    set(IMEX_L0_ASAN ON)
-  endif()
   if("undefined" IN_LIST _imex_l0_sanitizers)
     # A report is a failure, not a line in a log nobody reads.
     list(APPEND _imex_l0_san_flags -fno-sanitize-recover=undefined)

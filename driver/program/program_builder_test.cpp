@@ -417,6 +417,21 @@ TEST_F(ProgramBuilderTest, NotSpirvIsInvalidArgument) {
     EXPECT_NE(r.log.find("big-endian"), std::string::npos) << r.log;
 }
 
+// A valid module but for the reserved schema word of the header, which the
+// validator ignores and on which the translator exits the process (found by
+// tests/fuzz/module_create).
+TEST_F(ProgramBuilderTest, NonzeroSchemaWordIsInvalidArgument) {
+    std::vector<uint8_t> spirv(kernelsSpv_);
+    for (uint32_t schema : {1u, 0x20000u, 0xffffffffu}) {
+        std::memcpy(spirv.data() + 16, &schema, sizeof(schema));
+        Built built(build(spirv));
+        EXPECT_EQ(built.r.result, ZE_RESULT_ERROR_INVALID_ARGUMENT) << schema;
+        EXPECT_EQ(built.r.program, nullptr);
+        EXPECT_NE(built.r.log.find("reserved for an instruction schema"), std::string::npos)
+            << built.r.log;
+    }
+}
+
 // Garbage behind a valid header, and every truncation of a valid module:
 // each returns an error (or, for a lucky truncation, builds) and never
 // crashes the process.

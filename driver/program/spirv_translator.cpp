@@ -95,6 +95,16 @@ ze_result_t checkSpirvHeader(const uint8_t *spirv, size_t size, std::string *log
                 hex32(kSpirvMagic) + "\n";
         return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     }
+    // Word 4 is reserved for an instruction schema and must be 0. The
+    // validator does not look at it; the translator calls exit() on any other
+    // value, so it is checked here.
+    uint32_t schema;
+    std::memcpy(&schema, spirv + 4 * sizeof(uint32_t), sizeof(schema));
+    if (schema != 0) {
+        *log += "SPIR-V header word 4 (reserved for an instruction schema) is " + hex32(schema) +
+                "; it must be 0\n";
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    }
     return ZE_RESULT_SUCCESS;
 }
 

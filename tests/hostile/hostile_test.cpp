@@ -5,8 +5,9 @@
 // Every case runs against one set of fixture objects built once (two engines
 // on two contexts, streams, memory objects, kernels, user events, gpu*
 // streams), then a good launch on both surfaces proves the fixtures survived
-// the case. Run under AddressSanitizer/LeakSanitizer (build-asan) the same
-// table also proves "no crash, no leak".
+// the case. Run under AddressSanitizer + UndefinedBehaviorSanitizer +
+// LeakSanitizer (scripts/sanitize.sh address) the same table also proves
+// "no crash, no leak, no undefined behaviour".
 //
 // `hostile_test --markdown` prints docs/hostile_inputs.md from the same table;
 // the test hostile.doc_in_sync fails when the two differ.
@@ -1502,8 +1503,9 @@ void printMarkdown(std::ostream &os) {
           "engines with\ntheir own contexts, streams, memory objects, kernels, the user's own "
           "events, gpu* streams), must\nreturn the status shown with a message containing the "
           "text shown, must not crash, and is followed\nby a good launch on both the interop "
-          "and the gpu* surface. Under AddressSanitizer/LeakSanitizer\n(`build-asan`) the same "
-          "run shows that no case leaks.\n\n"
+          "and the gpu* surface. Under AddressSanitizer, UndefinedBehaviorSanitizer and\n"
+          "LeakSanitizer (`scripts/sanitize.sh address`) the same run shows that no case leaks "
+          "or\nexecutes undefined behaviour.\n\n"
           "C API messages read `<function>: <message>` (`imex_l0_last_error_message()`); gpu* "
           "failures go to\nthe `gpuSetErrorHandler` handler as `<function>: <message>` and the "
           "wrapper returns NULL (or\nnothing).\n\n"
@@ -1523,7 +1525,11 @@ void printMarkdown(std::ostream &os) {
           "(`imex_l0_invalid_arguments`);\n  it succeeds once they are destroyed. Events still "
           "handed out are reclaimed with the engine.\n"
           "- **Double release** of an event, or release of an event the engine did not hand "
-          "out, is\n  `imex_l0_invalid_arguments`, never a crash.\n\n"
+          "out, is\n  `imex_l0_invalid_arguments`, never a crash.\n"
+          "- **Enum values from C.** C lets a caller put any int into an enum parameter or "
+          "field; the library\n  reads those as integers before checking them "
+          "(`src/common/c_enum.hpp`), so a value outside the\n  enumerators is reported "
+          "like any other bad argument.\n\n"
           "| # | case | hostile call | status | message contains |\n"
           "|---|---|---|---|---|\n";
     size_t n = 0;
