@@ -33,7 +33,8 @@ if [ "$kind" = address ]; then
   # the output of passing tests in its log).
   awk '/^[0-9]+\/[0-9]+ Test: fuzz\./ { name = $3 }
        name && /^stat::number_of_executed_units:/ { runs = $2 }
-       name && /^stat::new_units_added:/ { printf "fuzz: %s: %s executions, %s new inputs\n", name, runs, $2; name = "" }' \
+       name && /^stat::new_units_added:/ && !seen[name]++ {
+         printf "fuzz: %s: %s executions, %s new inputs\n", name, runs, $2; name = "" }' \
     "$IMEX_L0_BUILD_DIR/Testing/Temporary/LastTest.log"
 fi
 exit "$status"

@@ -7,12 +7,13 @@
 // carry the native binary's payload checksum, so when bit 1 is set the target
 // writes the right one into the native header (FNV-1a 64 of the payload, at
 // byte 24; driver/program/native_binary.cpp), which lets the fuzzer reach the
-// payload reader. The driver must answer with a
-// module, or with MODULE_BUILD_FAILURE / INVALID_NATIVE_BINARY and no module;
-// the build log it hands out is a NUL-terminated string. A module that builds
-// must list its kernels, create each of them, and give a native binary that
-// builds again. Anything else, a crash, a leak or a sanitizer report is a
-// finding.
+// payload reader.
+//
+// The driver must answer with a module, or with MODULE_BUILD_FAILURE /
+// INVALID_NATIVE_BINARY and no module; the build log it hands out is a
+// NUL-terminated string. A module that builds must list its kernels, create
+// each of them, and give a native binary that builds again. Anything else, a
+// crash, an exit, a leak or a sanitizer report is a finding.
 #include <level_zero/ze_api.h>
 
 #include <cstdint>
