@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -30,11 +31,13 @@ using imex_l0::compiler::CompileResult;
 using imex_l0::compiler::DiskCache;
 using imex_l0::compiler::Digest;
 
-constexpr size_t kHeaderSize = 96;
-constexpr size_t kReservedOffset = 12;
-constexpr size_t kSpirvSizeOffset = 16;
-constexpr size_t kKeyOffset = 32;
-constexpr size_t kChecksumOffset = 64;
+using imex_l0::compiler::DiskCacheHeader;
+
+constexpr size_t kHeaderSize = sizeof(DiskCacheHeader);
+constexpr size_t kReservedOffset = offsetof(DiskCacheHeader, reserved);
+constexpr size_t kSpirvSizeOffset = offsetof(DiskCacheHeader, spirvSize);
+constexpr size_t kKeyOffset = offsetof(DiskCacheHeader, key);
+constexpr size_t kChecksumOffset = offsetof(DiskCacheHeader, checksum);
 
 DiskCache *cache;
 Digest key;

@@ -19,17 +19,6 @@ constexpr char kMagic[8] = {'I', 'M', 'X', 'L', '0', 'S', 'P', 'V'};
 constexpr uint32_t kFormat = 1;
 constexpr const char *kSuffix = ".imex_l0_spirv";
 
-struct Header {
-    char magic[8];
-    uint32_t format;
-    uint32_t reserved;
-    uint64_t spirvSize;
-    uint64_t logSize;
-    uint8_t key[32];
-    uint8_t checksum[32];
-};
-static_assert(sizeof(Header) == 96, "the on-disk header has no padding");
-
 bool readAll(int fd, std::string &out) {
     struct stat st;
     if (fstat(fd, &st) != 0 || st.st_size < 0)
@@ -99,7 +88,7 @@ std::optional<CompileResult> DiskCache::load(const Digest &key) {
     bool read = readAll(fd, bytes);
     ::close(fd);
 
-    Header h;
+    DiskCacheHeader h;
     bool valid = read && bytes.size() >= sizeof h;
     if (valid) {
         std::memcpy(&h, bytes.data(), sizeof h);
@@ -131,7 +120,7 @@ void DiskCache::store(const Digest &key, const CompileResult &result) {
     std::string dir = directory();
     if (dir.empty() || !result.ok)
         return;
-    Header h{};
+    DiskCacheHeader h{};
     std::memcpy(h.magic, kMagic, sizeof kMagic);
     h.format = kFormat;
     h.spirvSize = result.spirv.size();

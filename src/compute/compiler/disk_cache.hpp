@@ -21,6 +21,18 @@
 
 namespace imex_l0::compiler {
 
+// The header of an entry file, as written (little-endian, no padding).
+struct DiskCacheHeader {
+    char magic[8];
+    uint32_t format;
+    uint32_t reserved;
+    uint64_t spirvSize;
+    uint64_t logSize;
+    uint8_t key[32];
+    uint8_t checksum[32];
+};
+static_assert(sizeof(DiskCacheHeader) == 96, "the on-disk header has no padding");
+
 class DiskCache {
 public:
     explicit DiskCache(uint64_t maxBytes) : maxBytes_(maxBytes) {}
