@@ -40,10 +40,18 @@ typedef struct {
     void *event;
 } EventDesc;
 
-/** device == NULL && context == NULL: a temporary stream on the first device
- *  with a context and an immediate list the library creates. Otherwise device
- *  is a ze_device_handle_t and context a ze_context_handle_t of the caller,
- *  never destroyed by the library. */
+/** A stream with an asynchronous immediate list the library creates.
+ *  - device == NULL && context == NULL: a temporary stream on the first
+ *    device, in a context the library creates (shared by all such streams).
+ *  - device is a ze_device_handle_t: that device, in `context` (the caller's,
+ *    never destroyed), or in a context the library creates when it is NULL.
+ *  - device is any other non-NULL pointer: IMEX's convention, a pointer to a
+ *    ze_device_type_t; the first device of that type (of `context`'s driver
+ *    when one is given). Device handles are recognised by enumerating every
+ *    driver's devices, so the two forms cannot be confused.
+ *  - device == NULL, context given (IMEX's context-only form): the first
+ *    device that `context` accepts.
+ *  Anything else is reported to the error handler. */
 IMEX_L0_API void *gpuCreateStream(void *device, void *context);
 IMEX_L0_API void gpuStreamDestroy(void *stream);
 /** The same as gpuStreamDestroy. */
@@ -51,14 +59,31 @@ IMEX_L0_API void gpuDestroyStream(void *stream);
 
 /** Shared (isShared) or device USM; alignment 0 means the driver's default. */
 IMEX_L0_API void *gpuMemAlloc(void *stream, size_t size, size_t alignment, bool isShared);
-/** ptr must be USM of the stream's context; anything else is reported. */
+/** ptr must be USM of the stream's context; anything else is reported.
+ *  Safe right after queueing work that still uses ptr (lowered code frees
+ *  before it waits): when work was queued on the stream since its last
+ *  gpuWait, the free is deferred until that work has completed (a barrier
+ *  event; the pointer is freed by the next gpuWait, by a later gpuMemFree
+ *  that sees the barrier done, or by gpuStreamDestroy). It never waits on the
+ *  host. Work queued on *other* streams is not waited for. */
 IMEX_L0_API void gpuMemFree(void *stream, void *ptr);
 /** Asynchronous on the stream, after everything submitted before. */
 IMEX_L0_API void gpuMemCopy(void *stream, void *dst, void *src, size_t size);
 
 /** Builds SPIR-V, cached by content: the same bytes at two addresses are one
- *  module; other bytes at a reused address are another module. */
+ *  module; other bytes at a reused address are another module. A repeated
+ *  load from the same address and size (what lowered code does before every
+ *  launch) costs a lookup and a fingerprint of the bytes: the SPIR-V header
+ *  and 16 words spread over the blob, compared with what was seen there
+ *  before. Bytes reused at the same address and size that differ from the
+ *  previous ones only outside those words are not noticed: a caller that
+ *  rewrites a blob in place must give it another address or size. The first
+ *  load from an address copies and compares the whole blob. */
 IMEX_L0_API void *gpuModuleLoad(void *stream, const void *spirv, size_t size);
+/** IMEX's lowering declares it. Modules stay cached by the stream's engine
+ *  (until its last stream is destroyed) because lowered code loads them again
+ *  before every launch, so this only checks that module is one. */
+IMEX_L0_API void gpuModuleUnload(void *module);
 /** Cached per (module, name). */
 IMEX_L0_API void *gpuKernelGet(void *stream, void *module, const char *name);
 /** Asynchronous launch of gridX*gridY*gridZ groups of blockX*blockY*blockZ
@@ -73,7 +98,10 @@ IMEX_L0_API ze_event_handle_t gpuLaunchKernel(void *stream, void *kernel, size_t
                                               size_t blockY, size_t blockZ,
                                               size_t sharedMemBytes, void *params,
                                               void *depEvents);
-/** Returns when everything submitted on the stream has completed. */
+/** Returns when everything submitted on the stream has completed. On a list
+ *  the library created, returns at once when nothing was submitted since the
+ *  last wait; on a user's list it always synchronises (its owner may have
+ *  appended work of its own). */
 IMEX_L0_API void gpuWait(void *stream);
 
 /** A user-owned stream (the GPUX dialect's StreamType). */

@@ -2,6 +2,7 @@
 // report failures to the error handler.
 #include "gpu_runtime/error_handler.hpp"
 #include "gpu_runtime/gpu_stream.hpp"
+#include "gpu_runtime/stream_target.hpp"
 
 using namespace imex_l0;
 
@@ -17,10 +18,10 @@ extern "C" {
 
 void *gpuCreateStream(void *device, void *context) {
     return gpuGuard(__func__, static_cast<void *>(nullptr), [&] {
-        if (!device && !context)
+        StreamTarget target = resolveStreamTarget(device, context);
+        if (!target.device)
             return publish(GpuStream::temporary());
-        return publish(GpuStream::onContext(static_cast<ze_device_handle_t>(device),
-                                            static_cast<ze_context_handle_t>(context)));
+        return publish(GpuStream::onContext(target.device, target.context));
     });
 }
 
@@ -69,6 +70,13 @@ void gpuMemCopy(void *stream, void *dst, void *src, size_t size) {
 void *gpuModuleLoad(void *stream, const void *spirv, size_t size) {
     return gpuGuard(__func__, static_cast<void *>(nullptr), [&] {
         return static_cast<void *>(&gpuStream(stream)->load(spirv, size));
+    });
+}
+
+void gpuModuleUnload(void *module) {
+    gpuGuard(__func__, 0, [&] {
+        validate<KernelCache::Module>(module, "module");
+        return 0;
     });
 }
 

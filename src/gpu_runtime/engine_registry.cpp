@@ -41,9 +41,8 @@ Engine *acquire(const Key &key) {
 Engine *acquireDefaultEngine() { return acquire({nullptr, nullptr}); }
 
 Engine *acquireEngine(ze_device_handle_t device, ze_context_handle_t context) {
-    if (!device || !context)
-        failInvalid("device and context must both be given, or both be NULL for a temporary "
-                    "stream");
+    if (!device)
+        failInvalid("device is NULL: pass the device the stream runs on");
     return acquire({device, context});
 }
 

@@ -12,6 +12,10 @@ namespace imex_l0 {
 
 namespace {
 
+// Pending frees beyond this many are checked for completion at the next
+// free, so a loop that frees without waiting does not grow memory.
+constexpr size_t kPollPendingFrees = 32;
+
 // Engines from the registry come back to it however construction ends.
 struct EngineLease {
     Engine *engine;
@@ -47,6 +51,9 @@ std::unique_ptr<GpuStream> GpuStream::onContext(ze_device_handle_t device,
 std::unique_ptr<GpuStream> GpuStream::fromUser(const imex_gpu_l0_stream_t &user) {
     if (!user.list)
         failInvalid("user->list is NULL: pass the immediate command list to run on");
+    if (!user.device || !user.context)
+        failInvalid(std::string("user->") + (user.device ? "context" : "device") +
+                    " is NULL: pass the device and context the list was created with");
     return over(acquireEngine(user.device, user.context), Stream::Kind::userImmediate, user.list);
 }
 
@@ -57,11 +64,14 @@ std::unique_ptr<GpuStream> GpuStream::fromInterop(Stream *stream) {
 }
 
 GpuStream::~GpuStream() {
-    // Events may only go back to the pool once the work signalling them is
-    // done; a failed wait leaves them to the engine's destruction.
+    // Events may only go back to the pool, and pending frees happen, once the
+    // work before them is done; a failed wait leaves the events to the
+    // engine's destruction and the pending pointers allocated (freeing memory
+    // that work may still use would be worse than keeping it).
     try {
-        if (!events_.empty()) {
+        if (busy_ || !events_.empty() || !pendingFrees_.empty()) {
             stream_->wait();
+            releasePendingFrees(true);
             recycleEvents();
         }
     } catch (...) {
@@ -84,6 +94,31 @@ void GpuStream::recycleEvents() {
         }
     }
     events_.clear(); // keeps the capacity: steady-state launches allocate nothing
+    if (failure)
+        std::rethrow_exception(failure);
+}
+
+bool GpuStream::ownsList() const {
+    return ownedStream_ && ownedStream_->kind() == Stream::Kind::ownedImmediate;
+}
+
+void GpuStream::releasePendingFrees(bool all) {
+    std::exception_ptr failure;
+    size_t kept = 0;
+    for (PendingFree &p : pendingFrees_) {
+        if (!all && zeEventQueryStatus(p.done) != ZE_RESULT_SUCCESS) {
+            pendingFrees_[kept++] = p;
+            continue;
+        }
+        try {
+            IMEX_L0_ZE(zeMemFree(engine()->context(), p.ptr));
+        } catch (...) {
+            if (!failure)
+                failure = std::current_exception();
+        }
+        stream_->dropEvent(p.done);
+    }
+    pendingFrees_.resize(kept);
     if (failure)
         std::rethrow_exception(failure);
 }
@@ -116,17 +151,39 @@ void GpuStream::free(void *ptr) {
                     "or memory of another context)");
     if (usm.base != ptr)
         failInvalid("pointer points inside a USM allocation, not at its start");
-    IMEX_L0_ZE(zeMemFree(e->context(), ptr));
+    for (const PendingFree &p : pendingFrees_)
+        if (p.ptr == ptr)
+            failInvalid("pointer was freed already (its free waits for the stream's work)");
+    if (!busy_) {
+        IMEX_L0_ZE(zeMemFree(e->context(), ptr));
+        return;
+    }
+    // Work queued before this free may still use the memory: free it once a
+    // barrier after that work has signaled (see the header).
+    if (pendingFrees_.size() >= kPollPendingFrees)
+        releasePendingFrees(false);
+    pendingFrees_.reserve(pendingFrees_.size() + 1); // so recording below cannot throw
+    ze_event_handle_t done = e->events().acquire();
+    ze_result_t r = zeCommandListAppendBarrier(stream_->list(), done, 0, nullptr);
+    if (r != ZE_RESULT_SUCCESS)
+        stream_->dropEvent(done);
+    checkZe(r, "zeCommandListAppendBarrier");
+    pendingFrees_.push_back({ptr, done});
 }
 
 void GpuStream::copy(void *dst, const void *src, size_t size) {
     stream_->memcpy(dst, src, size, 0, nullptr, nullptr);
+    busy_ = true;
 }
 
 KernelCache::Module &GpuStream::load(const void *spirv, size_t size) {
     if (!spirv || size == 0)
         failInvalid("spirv is NULL or size is 0");
-    return engine()->kernels().loadModule(spirv, size, nullptr);
+    if (KernelCache::Module *m = modules_.find(spirv, size))
+        return *m;
+    KernelCache::Module &m = engine()->kernels().loadModule(spirv, size, nullptr);
+    modules_.remember(spirv, size, &m);
+    return m;
 }
 
 KernelEntry &GpuStream::kernel(void *module, const char *name) {
@@ -202,11 +259,19 @@ ze_event_handle_t GpuStream::launch(void *kernel, const size_t grid[3], const si
         throw;
     }
     events_.push_back(signal);
+    busy_ = true;
     return signal;
 }
 
 void GpuStream::wait() {
+    // Lowered code waits after every launch, and often twice in a row: with
+    // nothing appended since the last wait on the library's own list there
+    // is nothing to wait for. A user's list may hold work of its owner.
+    if (!busy_ && ownsList())
+        return;
     stream_->wait();
+    busy_ = false;
+    releasePendingFrees(true);
     recycleEvents();
 }
 

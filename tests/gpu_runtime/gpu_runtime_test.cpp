@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -259,6 +260,179 @@ TEST_F(GpuRuntime, ConcurrentStreamsOnTwoThreads) {
     }
 }
 
+// ---- The call orders lowered code produces.
+
+// gpu.dealloc after an asynchronous gpu.memcpy lowers to frees queued right
+// behind the work that still uses the memory, and a wait after them.
+TEST_F(GpuRuntime, FreeRightAfterQueuedWorkWaitsForIt) {
+    constexpr size_t n = size_t(1) << 20;
+    std::vector<float> ha(n), hb(n), hc(n);
+    for (size_t i = 0; i < n; ++i) {
+        ha[i] = float(i % 1000);
+        hb[i] = 0.25f * float(i % 997);
+    }
+    void *kernel = gpuKernelGet(stream, module, "add");
+    for (int round = 0; round < 20; ++round) {
+        auto *a = static_cast<float *>(gpuMemAlloc(stream, n * sizeof(float), 64, false));
+        auto *b = static_cast<float *>(gpuMemAlloc(stream, n * sizeof(float), 64, false));
+        auto *c = static_cast<float *>(gpuMemAlloc(stream, n * sizeof(float), 64, false));
+        ASSERT_TRUE(a && b && c) << lastError();
+        std::fill(hc.begin(), hc.end(), -1.0f);
+        gpuMemCopy(stream, a, ha.data(), n * sizeof(float));
+        gpuMemCopy(stream, b, hb.data(), n * sizeof(float));
+        ParamDesc params[] = {{&a, sizeof(a)}, {&b, sizeof(b)}, {&c, sizeof(c)}, {nullptr, 0}};
+        gpuLaunchKernel(stream, kernel, n / 256, 1, 1, 256, 1, 1, 0, params, nullptr);
+        gpuMemCopy(stream, hc.data(), c, n * sizeof(float));
+        gpuMemFree(stream, a);
+        gpuMemFree(stream, b);
+        gpuMemFree(stream, c);
+        gpuWait(stream);
+        for (size_t i = 0; i < n; ++i)
+            ASSERT_EQ(hc[i], ha[i] + hb[i]) << "round " << round << ", element " << i;
+    }
+}
+
+TEST_F(GpuRuntime, DeferredFreesHappenWithoutAWait) {
+    // A user context, so the allocations can be looked up after the stream is gone.
+    ze_driver_handle_t driver;
+    ze_device_handle_t device;
+    uint32_t count = 1;
+    ASSERT_EQ(zeDriverGet(&count, &driver), ZE_RESULT_SUCCESS);
+    count = 1;
+    ASSERT_EQ(zeDeviceGet(driver, &count, &device), ZE_RESULT_SUCCESS);
+    ze_context_desc_t cdesc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0};
+    ze_context_handle_t context;
+    ASSERT_EQ(zeContextCreate(driver, &cdesc, &context), ZE_RESULT_SUCCESS);
+    auto isAllocated = [&](void *p) {
+        ze_memory_allocation_properties_t props = {ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+        EXPECT_EQ(zeMemGetAllocProperties(context, p, &props, nullptr), ZE_RESULT_SUCCESS);
+        return props.type != ZE_MEMORY_TYPE_UNKNOWN;
+    };
+
+    void *s = gpuCreateStream(device, context);
+    ASSERT_NE(s, nullptr) << lastError();
+    void *k = gpuKernelGet(s, gpuModuleLoad(s, spirv.data(), spirv.size()), "increment");
+    // Frees that pile up without a wait are released once their work is
+    // seen done: a loop that never waits does not keep every buffer.
+    std::vector<int *> freed;
+    ze_event_handle_t last = nullptr;
+    for (int i = 0; i < 100; ++i) {
+        int *p = static_cast<int *>(gpuMemAlloc(s, 64 * sizeof(int), 0, true));
+        ASSERT_NE(p, nullptr) << lastError();
+        std::memset(p, 0, 64 * sizeof(int));
+        ParamDesc params[] = {{&p, sizeof(p)}, {nullptr, 0}};
+        last = gpuLaunchKernel(s, k, 64, 1, 1, 1, 1, 1, 0, params, nullptr);
+        gpuMemFree(s, p);
+        freed.push_back(p);
+        // The pending free of p is refused a second time.
+        gpuMemFree(s, p);
+        ASSERT_EQ(errors.messages.size(), 1u);
+        EXPECT_NE(errors.messages.back().find("freed already"), std::string::npos)
+            << errors.messages.back();
+        errors.messages.clear();
+    }
+    ASSERT_EQ(zeEventHostSynchronize(last, UINT64_MAX), ZE_RESULT_SUCCESS);
+    // One more free checks the pile: every earlier barrier has signaled.
+    int *extra = static_cast<int *>(gpuMemAlloc(s, 64, 0, true));
+    ParamDesc params[] = {{&extra, sizeof(extra)}, {nullptr, 0}};
+    gpuLaunchKernel(s, k, 1, 1, 1, 1, 1, 1, 0, params, nullptr);
+    gpuMemFree(s, extra);
+    EXPECT_FALSE(isAllocated(freed.front())) << "frees behind finished work were not released";
+    // Destroying the stream completes the rest.
+    gpuStreamDestroy(s);
+    for (int *p : freed)
+        EXPECT_FALSE(isAllocated(p));
+    EXPECT_FALSE(isAllocated(extra));
+    EXPECT_EQ(zeContextDestroy(context), ZE_RESULT_SUCCESS);
+}
+
+TEST_F(GpuRuntime, RepeatedWaitsAndLoadsAreCheap) {
+    // Lowered code: load + get + launch + wait at every launch.
+    int *data = shared<int>(8);
+    std::memset(data, 0, 8 * sizeof(int));
+    ParamDesc params[] = {{&data, sizeof(data)}, {nullptr, 0}};
+    for (int i = 0; i < 50; ++i) {
+        void *m = gpuModuleLoad(stream, spirv.data(), spirv.size());
+        ASSERT_EQ(m, module);
+        gpuLaunchKernel(stream, gpuKernelGet(stream, m, "increment"), 8, 1, 1, 1, 1, 1, 0, params,
+                        nullptr);
+        gpuWait(stream);
+        gpuWait(stream); // nothing queued since the last wait
+        ASSERT_EQ(data[0], i + 1);
+    }
+    gpuModuleUnload(module);
+    EXPECT_EQ(gpuModuleLoad(stream, spirv.data(), spirv.size()), module)
+        << "an unloaded module stays cached for the next load";
+}
+
+TEST_F(GpuRuntime, ChangedBytesAtAReusedAddressAreAnotherModule) {
+    std::vector<char> blob = spirv;
+    void *first = gpuModuleLoad(stream, blob.data(), blob.size());
+    ASSERT_EQ(first, module);
+    // Same address, same size, another valid module: a larger ID bound
+    // (SPIR-V header word 3).
+    uint32_t bound;
+    std::memcpy(&bound, blob.data() + 12, sizeof bound);
+    bound += 1;
+    std::memcpy(blob.data() + 12, &bound, sizeof bound);
+    void *second = gpuModuleLoad(stream, blob.data(), blob.size());
+    ASSERT_NE(second, nullptr) << lastError();
+    EXPECT_NE(second, first);
+    // And back: the original bytes at that address are the first module again.
+    std::memcpy(blob.data(), spirv.data(), spirv.size());
+    EXPECT_EQ(gpuModuleLoad(stream, blob.data(), blob.size()), first);
+}
+
+// gpuCreateStream's forms: ours (device and context handles) and IMEX's
+// (a pointer to a ze_device_type_t, a context, either or neither).
+TEST_F(GpuRuntime, CreateStreamAcceptsImexForms) {
+    ze_driver_handle_t driver;
+    ze_device_handle_t device;
+    uint32_t count = 1;
+    ASSERT_EQ(zeDriverGet(&count, &driver), ZE_RESULT_SUCCESS);
+    count = 1;
+    ASSERT_EQ(zeDeviceGet(driver, &count, &device), ZE_RESULT_SUCCESS);
+    ze_device_properties_t props = {ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+    ASSERT_EQ(zeDeviceGetProperties(device, &props), ZE_RESULT_SUCCESS);
+    ze_context_desc_t cdesc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0};
+    ze_context_handle_t context;
+    ASSERT_EQ(zeContextCreate(driver, &cdesc, &context), ZE_RESULT_SUCCESS);
+    ze_device_type_t type = props.type;
+
+    auto runs = [&](void *s) {
+        ASSERT_NE(s, nullptr) << lastError();
+        int *data = static_cast<int *>(gpuMemAlloc(s, 4 * sizeof(int), 0, true));
+        ASSERT_NE(data, nullptr) << lastError();
+        std::memset(data, 0, 4 * sizeof(int));
+        void *k = gpuKernelGet(s, gpuModuleLoad(s, spirv.data(), spirv.size()), "increment");
+        ParamDesc params[] = {{&data, sizeof(data)}, {nullptr, 0}};
+        gpuLaunchKernel(s, k, 4, 1, 1, 1, 1, 1, 0, params, nullptr);
+        gpuWait(s);
+        EXPECT_EQ(data[3], 1);
+        gpuMemFree(s, data);
+        gpuStreamDestroy(s);
+    };
+    runs(gpuCreateStream(device, nullptr)); // a device handle, a library context
+    runs(gpuCreateStream(&type, nullptr));  // IMEX: a type filter, a library context
+    runs(gpuCreateStream(&type, context));  // IMEX: a type filter in the caller's context
+    runs(gpuCreateStream(nullptr, context)); // IMEX: the caller's context only
+    EXPECT_TRUE(errors.messages.empty()) << lastError();
+
+    uint32_t bogus = 99;
+    EXPECT_EQ(gpuCreateStream(&bogus, nullptr), nullptr);
+    ASSERT_EQ(errors.messages.size(), 1u);
+    EXPECT_NE(errors.messages[0].find("neither a device handle"), std::string::npos)
+        << errors.messages[0];
+    errors.messages.clear();
+    ze_device_type_t absent = type == ZE_DEVICE_TYPE_FPGA ? ZE_DEVICE_TYPE_VPU : ZE_DEVICE_TYPE_FPGA;
+    EXPECT_EQ(gpuCreateStream(&absent, nullptr), nullptr);
+    ASSERT_EQ(errors.messages.size(), 1u);
+    EXPECT_NE(errors.messages[0].find("no Level Zero device of type"), std::string::npos)
+        << errors.messages[0];
+    errors.messages.clear();
+    EXPECT_EQ(zeContextDestroy(context), ZE_RESULT_SUCCESS);
+}
+
 // ---- Errors reach the handler with the function's name and the cause.
 
 class GpuRuntimeErrors : public GpuRuntime {
@@ -304,6 +478,14 @@ TEST_F(GpuRuntimeErrors, FreeOfAForeignPointer) {
     std::vector<int> host(4);
     gpuMemFree(stream, host.data());
     expectError("gpuMemFree", "not USM of this stream's context");
+}
+
+TEST_F(GpuRuntimeErrors, UnloadOfSomethingElse) {
+    int notAModule = 0;
+    gpuModuleUnload(&notAModule);
+    expectError("gpuModuleUnload", "module is not a live object");
+    gpuModuleUnload(nullptr);
+    expectError("gpuModuleUnload", "module is NULL");
 }
 
 TEST_F(GpuRuntimeErrors, WrongParamCount) {

@@ -69,7 +69,7 @@ TEST(ExportsTest, GpuRuntimeHeaderSymbolsAreExported) {
     std::set<std::string> names = declaredFunctions(INTEROP_HEADER_GPU_RUNTIME);
     ASSERT_GE(names.size(), 10u);
     for (const char *known : {"gpuCreateStream", "gpuStreamDestroy", "gpuDestroyStream",
-                              "gpuMemAlloc", "gpuMemFree", "gpuModuleLoad", "gpuKernelGet",
+                              "gpuMemAlloc", "gpuMemFree", "gpuModuleLoad", "gpuModuleUnload", "gpuKernelGet",
                               "gpuLaunchKernel", "gpuWait", "gpuSetErrorHandler"})
         EXPECT_TRUE(names.count(known)) << known << " not found by the header parser";
     expectExported(names);
