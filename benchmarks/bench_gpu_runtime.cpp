@@ -6,7 +6,15 @@
 //    zeCommandListAppendLaunchKernel signalling an event of a raw pool. Both
 //    synchronise every kBatch launches: gpuWait (which recycles the events it
 //    handed out) on one side, a barrier + host wait + event resets on the other;
-//  - gpuKernelGet of a cached kernel (absolute target).
+//  - gpuKernelGet of a cached kernel (absolute target);
+//  - gpuModuleLoad of a 1.2 MB module already loaded from the same address,
+//    against the cached gpuKernelGet: lowered code reloads before each launch;
+//  - the sequence IMEX's lowering emits per synchronous launch (gpuModuleLoad
+//    + gpuKernelGet + gpuLaunchKernel + gpuWait) against the raw launch of a
+//    kernel created once followed by one host synchronisation;
+//  - a launch followed by the free of a buffer it used (gpuMemFree deferred
+//    behind the launch, freed by the batch's gpuWait), against the raw
+//    pattern that frees only after the batch's host synchronisation.
 #include "alloc_counter.hpp"
 #include "bench_common.hpp"
 
@@ -22,6 +30,8 @@ struct Setup {
     bench::ZeSetup ze;
     std::string spirv =
         bench::readFile(std::string(IMEX_BENCH_SPIRV_DIR) + "/empty.spv");
+    std::string large =
+        bench::readFile(std::string(IMEX_BENCH_SPIRV_DIR) + "/large_module.spv");
     std::array<void *, kArgs> buffers{};
     void *stream = nullptr;
     void *module = nullptr;
@@ -33,6 +43,7 @@ struct Setup {
         const imex_gpu_l0_stream_t user = {ze.list, ze.device, ze.context};
         stream = gpuCreateStreamFromUser(&user); // failures abort in the default handler
         module = gpuModuleLoad(stream, spirv.data(), spirv.size());
+        gpuModuleLoad(stream, large.data(), large.size());
     }
     ~Setup() {
         gpuStreamDestroy(stream);
@@ -133,11 +144,128 @@ void KernelGet_Cached(benchmark::State &state) {
     }
 }
 
+void ModuleReload_Large(benchmark::State &state) {
+    void *stream = setup().stream;
+    const std::string &large = setup().large;
+    {
+        bench::InstructionWindow window(state, __func__);
+        for (auto _ : state)
+            benchmark::DoNotOptimize(gpuModuleLoad(stream, large.data(), large.size()));
+    }
+    state.counters["module_bytes"] = double(large.size());
+}
+
+// One synchronous launch of empty4 per iteration, as lowered code does it.
+void LoweredSequence_Raw(benchmark::State &state) {
+    ze_module_handle_t module = setup().ze.createModule(setup().spirv);
+    ze_kernel_handle_t kernel = bench::ZeSetup::createKernel(module, "empty4");
+    const auto &buffers = setup().buffers;
+    const ze_group_count_t groups = {1, 1, 1};
+    auto once = [&] {
+        for (uint32_t i = 0; i < kArgs; ++i)
+            BENCH_ZE(zeKernelSetArgumentValue(kernel, i, sizeof(void *), &buffers[i]));
+        BENCH_ZE(zeCommandListAppendLaunchKernel(setup().ze.list, kernel, &groups, nullptr, 0,
+                                                 nullptr));
+        setup().ze.syncList();
+    };
+    once();
+    {
+        bench::InstructionWindow window(state, __func__);
+        for (auto _ : state)
+            once();
+    }
+    zeKernelDestroy(kernel);
+    zeModuleDestroy(module);
+}
+
+void LoweredSequence_GpuRuntime(benchmark::State &state) {
+    void *stream = setup().stream;
+    const std::string &spirv = setup().spirv;
+    auto buffers = setup().buffers;
+    ParamDesc params[kArgs + 1] = {{&buffers[0], sizeof(void *)},
+                                   {&buffers[1], sizeof(void *)},
+                                   {&buffers[2], sizeof(void *)},
+                                   {&buffers[3], sizeof(void *)},
+                                   {nullptr, 0}};
+    auto once = [&] {
+        void *m = gpuModuleLoad(stream, spirv.data(), spirv.size());
+        void *k = gpuKernelGet(stream, m, "empty4");
+        gpuLaunchKernel(stream, k, 1, 1, 1, 1, 1, 1, 0, params, nullptr);
+        gpuWait(stream);
+    };
+    once();
+    {
+        bench::InstructionWindow window(state, __func__);
+        for (auto _ : state)
+            once();
+    }
+}
+
+// A launch that uses a fresh buffer, then that buffer's free; a host
+// synchronisation every kBatch launches.
+void LaunchFree_Raw(benchmark::State &state) {
+    ze_module_handle_t module = setup().ze.createModule(setup().spirv);
+    ze_kernel_handle_t kernel = bench::ZeSetup::createKernel(module, "empty4");
+    auto &ze = setup().ze;
+    const ze_group_count_t groups = {1, 1, 1};
+    std::vector<void *> toFree;
+    toFree.reserve(bench::kBatch);
+    auto sync = [&] {
+        ze.syncList();
+        for (void *p : toFree)
+            BENCH_ZE(zeMemFree(ze.context, p));
+        toFree.clear();
+    };
+    int64_t n = 0;
+    {
+        bench::InstructionWindow window(state, __func__);
+        for (auto _ : state) {
+            ze_device_mem_alloc_desc_t desc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
+            void *p = nullptr;
+            BENCH_ZE(zeMemAllocDevice(ze.context, &desc, 64, 0, ze.device, &p));
+            for (uint32_t i = 0; i < kArgs; ++i)
+                BENCH_ZE(zeKernelSetArgumentValue(kernel, i, sizeof(void *), &p));
+            BENCH_ZE(zeCommandListAppendLaunchKernel(ze.list, kernel, &groups, nullptr, 0, nullptr));
+            toFree.push_back(p); // the raw API frees only after a synchronisation
+            if (++n % bench::kBatch == 0)
+                sync();
+        }
+    }
+    sync();
+    zeKernelDestroy(kernel);
+    zeModuleDestroy(module);
+}
+
+void LaunchFree_GpuRuntime(benchmark::State &state) {
+    void *stream = setup().stream;
+    void *kernel = gpuKernelGet(stream, setup().module, "empty4");
+    int64_t n = 0;
+    {
+        bench::InstructionWindow window(state, __func__);
+        for (auto _ : state) {
+            void *p = gpuMemAlloc(stream, 64, 0, false);
+            ParamDesc params[kArgs + 1] = {{&p, sizeof(void *)}, {&p, sizeof(void *)},
+                                           {&p, sizeof(void *)}, {&p, sizeof(void *)},
+                                           {nullptr, 0}};
+            gpuLaunchKernel(stream, kernel, 1, 1, 1, 1, 1, 1, 0, params, nullptr);
+            gpuMemFree(stream, p); // deferred behind the launch
+            if (++n % bench::kBatch == 0)
+                gpuWait(stream);
+        }
+    }
+    gpuWait(stream);
+}
+
 } // namespace
 
 BENCHMARK(Launch_Raw)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(Launch_GpuRuntime)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(KernelGet_Cached)->UseRealTime()->Unit(benchmark::kNanosecond);
+BENCHMARK(ModuleReload_Large)->UseRealTime()->Unit(benchmark::kNanosecond);
+BENCHMARK(LoweredSequence_Raw)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(LoweredSequence_GpuRuntime)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(LaunchFree_Raw)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(LaunchFree_GpuRuntime)->UseRealTime()->Unit(benchmark::kMicrosecond);
 
 int main(int argc, char **argv) {
     using bench::Metric;
@@ -147,5 +275,11 @@ int main(int argc, char **argv) {
                                  {
                                      {"Launch_GpuRuntime", "Launch_Raw", 1.10, Metric::cpuTime},
                                      {"KernelGet_Cached", "", 100e-9, Metric::cpuTime},
+                                     {"ModuleReload_Large", "KernelGet_Cached", 5.0,
+                                      Metric::cpuTime},
+                                     {"LoweredSequence_GpuRuntime", "LoweredSequence_Raw", 1.15,
+                                      Metric::cpuTime},
+                                     {"LaunchFree_GpuRuntime", "LaunchFree_Raw", 1.10,
+                                      Metric::cpuTime},
                                  });
 }

@@ -52,8 +52,7 @@ ze_event_handle_t EventPool::acquire() {
     return event;
 }
 
-void EventPool::release(ze_event_handle_t event) {
-    std::lock_guard<std::mutex> lock(mutex_);
+std::unordered_map<ze_event_handle_t, bool>::iterator EventPool::handedOut(ze_event_handle_t event) {
     auto it = handedOut_.find(event);
     if (it == handedOut_.end())
         failInvalid("event was not returned by this engine (it belongs to the caller or to "
@@ -61,6 +60,21 @@ void EventPool::release(ze_event_handle_t event) {
     if (!it->second)
         failInvalid("event was already released (double release); release each returned event "
                     "exactly once");
+    return it;
+}
+
+void EventPool::giveBackReset(ze_event_handle_t event) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = handedOut(event);
+    free_.reserve(free_.size() + 1);
+    it->second = false;
+    --outstanding_;
+    free_.push_back(event);
+}
+
+void EventPool::release(ze_event_handle_t event) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = handedOut(event);
     // An event whose work is still running would be signaled by that work
     // after its next user reset it: it waits in unfinished_ until it is done.
     ze_result_t status = zeEventQueryStatus(event);

@@ -20,6 +20,9 @@ public:
     ze_event_handle_t acquire();
     // Throws invalid_arguments for an event not handed out (never, or released already).
     void release(ze_event_handle_t event);
+    // Takes back an event its holder has reset after its work was seen
+    // complete (no status query, no reset). Throws like release.
+    void giveBackReset(ze_event_handle_t event);
     // Events currently handed out, for tests and the engine's destroy rule.
     size_t outstanding() const;
     size_t capacity() const;
@@ -29,6 +32,8 @@ private:
     // Moves released events whose work has finished to free_; requires mutex_
     // and room in free_ for all of them.
     void recycleFinished();
+    // The handedOut_ entry of an event handed out now, or an error; requires mutex_.
+    std::unordered_map<ze_event_handle_t, bool>::iterator handedOut(ze_event_handle_t event);
 
     ze_context_handle_t context_;
     ze_device_handle_t device_;

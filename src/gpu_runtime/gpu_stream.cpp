@@ -12,10 +12,6 @@ namespace imex_l0 {
 
 namespace {
 
-// Pending frees beyond this many are checked for completion at the next
-// free, so a loop that frees without waiting does not grow memory.
-constexpr size_t kPollPendingFrees = 32;
-
 // Engines from the registry come back to it however construction ends.
 struct EngineLease {
     Engine *engine;
@@ -69,11 +65,15 @@ GpuStream::~GpuStream() {
     // engine's destruction and the pending pointers allocated (freeing memory
     // that work may still use would be worse than keeping it).
     try {
-        if (busy_ || !events_.empty() || !pendingFrees_.empty()) {
-            stream_->wait();
-            releasePendingFrees(true);
+        if (busy_ || !events_.empty() || !frees_.empty()) {
+            hostWait();
+            frees_.releaseAll(*stream_);
             recycleEvents();
         }
+        for (ze_event_handle_t e : spare_)
+            engine()->events().giveBackReset(e);
+        if (waitEvent_)
+            engine()->events().giveBackReset(waitEvent_);
     } catch (...) {
     }
     ownedStream_.reset();
@@ -81,46 +81,44 @@ GpuStream::~GpuStream() {
         releaseEngine(sharedEngine_);
 }
 
+void GpuStream::hostWait() {
+    if (stream_->kind() == Stream::Kind::userRegular) {
+        stream_->wait();
+        return;
+    }
+    if (!waitEvent_)
+        waitEvent_ = engine()->events().acquire();
+    try {
+        stream_->waitWith(waitEvent_);
+        IMEX_L0_ZE(zeEventHostReset(waitEvent_));
+    } catch (...) {
+        // The barrier may still signal it: it stays with the engine's pool,
+        // which destroys it, and the next wait takes another.
+        waitEvent_ = nullptr;
+        throw;
+    }
+}
+
 void GpuStream::recycleEvents() {
-    // Every event goes back (or stays with the pool, which destroys it with
-    // the engine); the first failure is reported after all were tried.
-    std::exception_ptr failure;
+    // After a completed wait every event handed out is signaled: reset, each
+    // is ready for this stream's next launches (an event that cannot be
+    // reset stays with the pool, which destroys it with the engine). The
+    // first failure is reported after all were tried.
+    spare_.reserve(spare_.size() + events_.size());
+    ze_result_t failed = ZE_RESULT_SUCCESS;
     for (ze_event_handle_t e : events_) {
-        try {
-            engine()->events().release(e);
-        } catch (...) {
-            if (!failure)
-                failure = std::current_exception();
-        }
+        ze_result_t r = zeEventHostReset(e);
+        if (r == ZE_RESULT_SUCCESS)
+            spare_.push_back(e);
+        else if (failed == ZE_RESULT_SUCCESS)
+            failed = r;
     }
     events_.clear(); // keeps the capacity: steady-state launches allocate nothing
-    if (failure)
-        std::rethrow_exception(failure);
+    checkZe(failed, "zeEventHostReset");
 }
 
 bool GpuStream::ownsList() const {
     return ownedStream_ && ownedStream_->kind() == Stream::Kind::ownedImmediate;
-}
-
-void GpuStream::releasePendingFrees(bool all) {
-    std::exception_ptr failure;
-    size_t kept = 0;
-    for (PendingFree &p : pendingFrees_) {
-        if (!all && zeEventQueryStatus(p.done) != ZE_RESULT_SUCCESS) {
-            pendingFrees_[kept++] = p;
-            continue;
-        }
-        try {
-            IMEX_L0_ZE(zeMemFree(engine()->context(), p.ptr));
-        } catch (...) {
-            if (!failure)
-                failure = std::current_exception();
-        }
-        stream_->dropEvent(p.done);
-    }
-    pendingFrees_.resize(kept);
-    if (failure)
-        std::rethrow_exception(failure);
 }
 
 void *GpuStream::alloc(size_t size, size_t alignment, bool shared) {
@@ -151,24 +149,12 @@ void GpuStream::free(void *ptr) {
                     "or memory of another context)");
     if (usm.base != ptr)
         failInvalid("pointer points inside a USM allocation, not at its start");
-    for (const PendingFree &p : pendingFrees_)
-        if (p.ptr == ptr)
-            failInvalid("pointer was freed already (its free waits for the stream's work)");
-    if (!busy_) {
+    if (frees_.contains(ptr))
+        failInvalid("pointer was freed already (its free waits for the stream's work)");
+    if (busy_)
+        frees_.add(*stream_, ptr); // work queued before this free may still use the memory
+    else
         IMEX_L0_ZE(zeMemFree(e->context(), ptr));
-        return;
-    }
-    // Work queued before this free may still use the memory: free it once a
-    // barrier after that work has signaled (see the header).
-    if (pendingFrees_.size() >= kPollPendingFrees)
-        releasePendingFrees(false);
-    pendingFrees_.reserve(pendingFrees_.size() + 1); // so recording below cannot throw
-    ze_event_handle_t done = e->events().acquire();
-    ze_result_t r = zeCommandListAppendBarrier(stream_->list(), done, 0, nullptr);
-    if (r != ZE_RESULT_SUCCESS)
-        stream_->dropEvent(done);
-    checkZe(r, "zeCommandListAppendBarrier");
-    pendingFrees_.push_back({ptr, done});
 }
 
 void GpuStream::copy(void *dst, const void *src, size_t size) {
@@ -249,13 +235,21 @@ ze_event_handle_t GpuStream::launch(void *kernel, const size_t grid[3], const si
             ++ndeps;
     auto *waitList = reinterpret_cast<ze_event_handle_t *>(const_cast<EventDesc *>(deps));
 
-    events_.reserve(events_.size() + 1); // so recording the event below cannot throw
-    ze_event_handle_t signal = engine()->events().acquire();
+    // Recording the event below, or keeping it after a failed append, cannot throw.
+    events_.reserve(events_.size() + 1);
+    spare_.reserve(spare_.size() + 1);
+    ze_event_handle_t signal = nullptr;
+    if (spare_.empty()) {
+        signal = engine()->events().acquire();
+    } else {
+        signal = spare_.back();
+        spare_.pop_back();
+    }
     try {
         k.append(stream_->list(), values.data(), nparams, groupSize, count, signal, ndeps,
                  ndeps ? waitList : nullptr);
     } catch (...) {
-        stream_->dropEvent(signal);
+        spare_.push_back(signal); // not appended: still reset
         throw;
     }
     events_.push_back(signal);
@@ -269,9 +263,9 @@ void GpuStream::wait() {
     // is nothing to wait for. A user's list may hold work of its owner.
     if (!busy_ && ownsList())
         return;
-    stream_->wait();
+    hostWait();
     busy_ = false;
-    releasePendingFrees(true);
+    frees_.releaseAll(*stream_);
     recycleEvents();
 }
 

@@ -1,17 +1,13 @@
 // What a gpu* stream pointer points at: an interop stream (owned, or the
 // user's interop stream) on an engine, plus the events gpuLaunchKernel handed
-// out since the last gpuWait, which that wait recycles, and the frees that
-// wait for the work queued before them.
-//
-// gpuMemFree is deferred, not synchronous: lowered code frees right after
-// queueing the work that still reads the memory, and waits later. A free on
-// a stream with work queued since its last wait appends a barrier signalling
-// a pool event and keeps the pointer; the pointer is freed by the next wait,
-// or earlier once that event is seen signaled (checked when frees pile up),
-// or when the stream is destroyed. No host wait is added to the free.
+// out since the last gpuWait, which that wait recycles for this stream's next
+// launches, and the frees that wait for the work queued before them.
+// A free on a stream with work queued since its last wait is deferred behind
+// that work (deferred_frees.hpp).
 #pragma once
 
 #include "compute/kernel_cache.hpp"
+#include "gpu_runtime/deferred_frees.hpp"
 #include "gpu_runtime/module_address_cache.hpp"
 #include "imex_gpu_runtime.h"
 #include "stream/stream.hpp"
@@ -51,21 +47,21 @@ private:
     // Whether the list is the library's own, so every append goes through
     // this object and "nothing appended since the last wait" is known.
     bool ownsList() const;
+    // Waits for everything on the list (with waitEvent_ on immediate lists).
+    void hostWait();
+    // After a completed wait: resets the events handed out into spare_.
     void recycleEvents();
-    // Frees the pending pointers whose barrier has signaled (all of them
-    // when `all`, after a completed wait).
-    void releasePendingFrees(bool all);
-
-    struct PendingFree {
-        void *ptr;
-        ze_event_handle_t done; // signaled once the work queued before the free is over
-    };
 
     Engine *sharedEngine_ = nullptr; // from the registry; released on destroy
     std::unique_ptr<Stream> ownedStream_;
     Stream *stream_ = nullptr;
     std::vector<ze_event_handle_t> events_; // handed out since the last wait
-    std::vector<PendingFree> pendingFrees_;
+    // Events of the engine's pool this stream keeps, reset, for its next
+    // launches, and the one its waits signal: a launch + wait cycle takes
+    // neither the pool's lock nor its bookkeeping.
+    std::vector<ze_event_handle_t> spare_;
+    ze_event_handle_t waitEvent_ = nullptr;
+    DeferredFrees frees_;
     bool busy_ = false; // work appended since the last wait
     ModuleAddressCache modules_;
     // What kernel() returned last (a stream is used by one thread at a time).

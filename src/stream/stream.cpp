@@ -137,4 +137,9 @@ void Stream::wait() {
     engine()->events().release(done);
 }
 
+void Stream::waitWith(ze_event_handle_t done) {
+    IMEX_L0_ZE(zeCommandListAppendBarrier(list_, done, 0, nullptr));
+    IMEX_L0_ZE(zeEventHostSynchronize(done, UINT64_MAX));
+}
+
 } // namespace imex_l0

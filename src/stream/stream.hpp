@@ -40,6 +40,9 @@ public:
     void memset(void *dst, const void *pattern, size_t patternSize, size_t size, size_t ndeps,
                 const ze_event_handle_t *deps, ze_event_handle_t *returnEvent);
     void wait();
+    // wait() on an immediate list with the caller's event: a barrier signals
+    // `done`, the host waits for it; the caller resets it afterwards.
+    void waitWith(ze_event_handle_t done);
 
 private:
     EngineChild child_;

@@ -1,0 +1,50 @@
+// Frees that wait for the work queued before them on one stream, without a
+// host wait. Lowered code frees right after queueing the work that still
+// uses the memory (gpu.dealloc after an asynchronous gpu.memcpy) and waits
+// later, so a free has to outlive that work:
+//  - a deferred pointer is only recorded (no Level Zero call);
+//  - every kFenceEvery recorded pointers, one barrier signalling a pool event
+//    is appended: the pointers recorded before it are freed once it signals,
+//    checked at later frees (one event query), so a loop that never waits
+//    does not keep its memory;
+//  - everything is freed by releaseAll after a completed wait on the stream.
+// Used by one thread at a time, like the stream.
+#pragma once
+
+#include "stream/stream.hpp"
+
+#include <deque>
+#include <exception>
+#include <vector>
+
+namespace imex_l0 {
+
+class DeferredFrees {
+public:
+    DeferredFrees() = default;
+    DeferredFrees(const DeferredFrees &) = delete;
+    DeferredFrees &operator=(const DeferredFrees &) = delete;
+
+    bool empty() const { return unfenced_.empty() && fenced_.empty(); }
+    bool contains(const void *ptr) const;
+    // ptr is freed once the work queued on the stream before now is over.
+    void add(Stream &stream, void *ptr);
+    // Frees every pointer; the caller has waited for all the stream's work.
+    void releaseAll(Stream &stream);
+
+    static constexpr size_t kFenceEvery = 32;
+
+private:
+    struct Fence {
+        ze_event_handle_t done; // signaled by a barrier after the work before the frees
+        std::vector<void *> ptrs;
+    };
+    // Frees the pointers of fences whose barrier has signaled (all when `all`).
+    void releaseFenced(Stream &stream, bool all);
+    static void freeNow(Stream &stream, void *ptr, std::exception_ptr &failure) noexcept;
+
+    std::vector<void *> unfenced_; // recorded since the last barrier
+    std::deque<Fence> fenced_;     // oldest first
+};
+
+} // namespace imex_l0
