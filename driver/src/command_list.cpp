@@ -82,14 +82,18 @@ Event *eventOf(CommandList *list, ze_event_handle_t h) {
     return e;
 }
 
-// The common part of every append: the optional signal event and the wait list.
+// The common part of every append: the optional signal event and the wait
+// list. Wait events must be of the list's context (an OpenCL wait list cannot
+// mix contexts); the signal event may be of any context of the driver, since
+// a completion callback sets it wherever it lives (IMEX's runtime signals
+// events of one process-wide pool from the lists of every context).
 Command makeCommand(CommandList *list, Command::Type type, ze_event_handle_t hSignal,
                     uint32_t numWaits, ze_event_handle_t *phWaits) {
     check(numWaits == 0 || phWaits != nullptr, ZE_RESULT_ERROR_INVALID_SIZE);
     Command c;
     c.type = type;
     if (hSignal != nullptr)
-        c.signal = eventOf(list, hSignal);
+        c.signal = fromHandle<Event>(hSignal);
     c.waits.reserve(numWaits);
     for (uint32_t i = 0; i < numWaits; ++i)
         c.waits.push_back(eventOf(list, phWaits[i]));

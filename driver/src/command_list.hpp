@@ -36,7 +36,7 @@ public:
     void replay(cl_command_queue queue) const;
 
 private:
-    Context *context_;
+    Ref<Context> context_;
     Device *device_;
     const bool immediate_;
     const ze_command_queue_mode_t mode_;

@@ -103,7 +103,7 @@ ze_result_t ZE_APICALL zeCommandQueueCreate(ze_context_handle_t hContext,
 
 ze_result_t ZE_APICALL zeCommandQueueDestroy(ze_command_queue_handle_t hCommandQueue) {
     return boundary(__func__, [&] {
-        delete fromHandle<CommandQueue>(hCommandQueue);
+        CommandQueue::destroyHandle(fromHandle<CommandQueue>(hCommandQueue));
         return ZE_RESULT_SUCCESS;
     });
 }

@@ -13,7 +13,7 @@ class Device;
 class CommandList;
 class Fence;
 
-class CommandQueue : public Object {
+class CommandQueue : public Object, public Counted<CommandQueue> {
 public:
     static constexpr Tag kTag = Tag::CommandQueue;
 
@@ -29,7 +29,7 @@ public:
     ze_result_t synchronize(uint64_t timeoutNs);
 
 private:
-    Context *context_;
+    Ref<Context> context_;
     Device *device_;
     const ze_command_queue_mode_t mode_;
     cl_command_queue queue_ = nullptr;

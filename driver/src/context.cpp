@@ -123,7 +123,7 @@ ze_result_t ZE_APICALL zeContextCreateEx(ze_driver_handle_t hDriver, const ze_co
 
 ze_result_t ZE_APICALL zeContextDestroy(ze_context_handle_t hContext) {
     return boundary(__func__, [&] {
-        delete fromHandle<Context>(hContext);
+        Context::destroyHandle(fromHandle<Context>(hContext));
         return ZE_RESULT_SUCCESS;
     });
 }

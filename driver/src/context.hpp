@@ -21,7 +21,7 @@ struct Allocation {
     uint64_t id = 0;          // unique within the process, for zeMemGetAllocProperties
 };
 
-class Context : public Object {
+class Context : public Object, public Counted<Context> {
 public:
     static constexpr Tag kTag = Tag::Context;
 

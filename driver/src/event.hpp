@@ -38,7 +38,7 @@ public:
     const std::shared_ptr<EventSlots> &slots() const { return slots_; }
 
 private:
-    Context *context_;
+    Ref<Context> context_;
     ze_event_pool_flags_t flags_;
     std::shared_ptr<EventSlots> slots_;
 };
@@ -57,7 +57,7 @@ public:
     const std::shared_ptr<Signal> &sharedSignal() const { return signal_; }
 
 private:
-    Context *context_;
+    Ref<Context> context_;
     bool timestamps_;
     std::shared_ptr<EventSlots> slots_;
     uint32_t index_;

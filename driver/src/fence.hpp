@@ -19,7 +19,7 @@ public:
     Signal &signal() { return *signal_; }
 
 private:
-    CommandQueue *queue_;
+    Ref<CommandQueue> queue_;
     std::shared_ptr<Signal> signal_; // shared with OpenCL completion callbacks
 };
 

@@ -59,7 +59,7 @@ public:
                      bool wantEvent);
 
 private:
-    Module *module_;
+    Ref<Module> module_;
     const KernelInfo *info_;
     cl_kernel cl_ = nullptr;
     size_t maxGroupSize_ = 1;

@@ -168,7 +168,7 @@ ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext, ze_device_ha
 
 ze_result_t ZE_APICALL zeModuleDestroy(ze_module_handle_t hModule) {
     return boundary(__func__, [&] {
-        delete fromHandle<Module>(hModule);
+        Module::destroyHandle(fromHandle<Module>(hModule));
         return ZE_RESULT_SUCCESS;
     });
 }

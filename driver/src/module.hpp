@@ -13,7 +13,7 @@ namespace ze_opencl {
 class Context;
 class Device;
 
-class Module : public Object {
+class Module : public Object, public Counted<Module> {
 public:
     static constexpr Tag kTag = Tag::Module;
 
@@ -28,7 +28,7 @@ public:
     const KernelInfo *findKernel(const char *name) const;
 
 private:
-    Context *context_;
+    Ref<Context> context_;
     Device *device_;
     cl_program program_;
     std::vector<KernelInfo> kernels_;

@@ -11,6 +11,7 @@
 #include <CL/cl.h>
 #include <level_zero/ze_api.h>
 
+#include <atomic>
 #include <cstdint>
 #include <new>
 #include <string>
@@ -72,9 +73,50 @@ public:
     Object(const Object &) = delete;
     Object &operator=(const Object &) = delete;
     Tag tag() const { return tag_; }
+    // The application destroyed the handle while children still keep the
+    // object alive (see Counted): the handle is refused from now on.
+    void retire() { tag_ = Tag::None; }
 
 private:
     volatile Tag tag_; // volatile: the destructor's store must not be optimised away
+};
+
+// The lifetime rule for parents (contexts, modules, command queues): the
+// application's handle holds one reference and every child one more, so a
+// parent destroyed before its children (an application's error the spec
+// leaves undefined, which real runtimes commit) retires its handle at once
+// and goes away with its last child. Children therefore never see freed
+// memory; calls with the retired handle itself return INVALID_ARGUMENT.
+template <class T> class Counted {
+public:
+    void retain() noexcept { refs_.fetch_add(1, std::memory_order_relaxed); }
+    void release() noexcept {
+        if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1)
+            delete static_cast<T *>(this);
+    }
+    // The handle's destroy call: retire the handle, drop its reference.
+    static void destroyHandle(T *object) noexcept {
+        object->retire();
+        object->release();
+    }
+
+private:
+    std::atomic<uint32_t> refs_{1}; // the handle's
+};
+
+// A child's reference to its parent.
+template <class T> class Ref {
+public:
+    explicit Ref(T *object) : object_(object) { object_->retain(); }
+    ~Ref() { object_->release(); }
+    Ref(const Ref &) = delete;
+    Ref &operator=(const Ref &) = delete;
+    T *get() const { return object_; }
+    T *operator->() const { return object_; }
+    operator T *() const { return object_; }
+
+private:
+    T *const object_;
 };
 
 template <class T, class Handle> Handle toHandle(T *object) {

@@ -1186,12 +1186,33 @@ const std::vector<Case> &cases() {
          "stats (the output argument) is NULL"},
 
         // ---------------------------------------------------------- gpu*
-        {"gpu_create_stream_device_without_context", "gpuCreateStream(device, NULL)", G,
-         [] { return gpuCall([] { return gpuCreateStream(w->device, nullptr) == nullptr; }); },
-         kHandler, "gpuCreateStream: device and context must both be given"},
-        {"gpu_create_stream_context_without_device", "gpuCreateStream(NULL, context)", G,
-         [] { return gpuCall([] { return gpuCreateStream(nullptr, w->context) == nullptr; }); },
-         kHandler, "device and context must both be given"},
+        {"gpu_create_stream_unknown_device_pointer", "gpuCreateStream(&99, NULL)", G,
+         [] {
+             return gpuCall([] {
+                 static const uint32_t notAType = 99;
+                 return gpuCreateStream(const_cast<uint32_t *>(&notAType), nullptr) == nullptr;
+             });
+         },
+         kHandler, "gpuCreateStream: device is neither a device handle of any Level Zero driver"},
+        {"gpu_create_stream_absent_device_type", "gpuCreateStream(&ZE_DEVICE_TYPE_FPGA, NULL)", G,
+         [] {
+             return gpuCall([] {
+                 static const ze_device_type_t fpga = ZE_DEVICE_TYPE_FPGA;
+                 return gpuCreateStream(const_cast<ze_device_type_t *>(&fpga), nullptr) == nullptr;
+             });
+         },
+         kHandler, "no Level Zero device of type FPGA"},
+        {"gpu_create_stream_from_user_null_context", "gpuCreateStreamFromUser(&{list, device, NULL})", G,
+         [] {
+             return gpuCall([] {
+                 ze_command_list_handle_t list = userImmediateList(w->context);
+                 imex_gpu_l0_stream_t user = {list, w->device, nullptr};
+                 bool refused = gpuCreateStreamFromUser(&user) == nullptr;
+                 zeCommandListDestroy(list);
+                 return refused;
+             });
+         },
+         kHandler, "user->context is NULL"},
         {"gpu_create_stream_from_user_null", "gpuCreateStreamFromUser(NULL)", G,
          [] { return gpuCall([] { return gpuCreateStreamFromUser(nullptr) == nullptr; }); },
          kHandler, "gpuCreateStreamFromUser: user is NULL"},
