@@ -23,6 +23,8 @@ public:
     // host may touch USM without map/unmap.
     cl_svm_mem_flags svmFlags() const { return svmFlags_; }
     uint64_t maxMemAllocSize() const { return maxMemAllocSize_; }
+    // Local memory per work-group (CL_DEVICE_LOCAL_MEM_SIZE).
+    uint64_t localMemSize() const { return localMemSize_; }
     // The largest alignment clSVMAlloc accepts (CL_DEVICE_MEM_BASE_ADDR_ALIGN).
     size_t maxSvmAlignment() const { return maxSvmAlignment_; }
     size_t maxGroupSize() const { return maxWorkGroupSize_; }

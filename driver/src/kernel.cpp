@@ -52,8 +52,10 @@ void Kernel::setArgument(uint32_t index, size_t size, const void *value) {
             std::memcpy(v.bytes.data(), value, sizeof(void *));
         break;
     case ArgKind::LocalPointer:
-        // L0 passes local memory as a null value with a size.
-        check(size > 0, ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
+        // L0 passes local memory as a null value with a size. More than the
+        // device has is refused here: PoCL aborts the process on it.
+        check(size > 0 && size <= module_->device()->localMemSize(),
+              ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
         v.localSize = size;
         break;
     case ArgKind::Value:
@@ -136,8 +138,14 @@ void Kernel::getProperties(ze_kernel_properties_t *p) const {
 }
 
 void Kernel::checkReady() const {
-    for (const ArgValue &a : launch_.args)
+    // Local arguments that fit one by one may still exceed the device's local
+    // memory together, and PoCL aborts on that too.
+    uint64_t local = 0;
+    for (const ArgValue &a : launch_.args) {
         check(a.set, ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        local += a.localSize;
+    }
+    check(local <= module_->device()->localMemSize(), ZE_RESULT_ERROR_INVALID_ARGUMENT);
 }
 
 cl_event Kernel::enqueue(cl_command_queue queue, const KernelLaunch &launch,

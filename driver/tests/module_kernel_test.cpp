@@ -84,6 +84,39 @@ TEST_F(ModuleTest, ReductionWithLocalMemoryAndBarriers) {
     }
 }
 
+// PoCL aborts the process when a launch asks for more local memory than the
+// device has; the driver refuses such an argument instead, and the process
+// goes on to run the kernel with a size that fits.
+TEST_F(ModuleTest, LocalMemoryBeyondTheDeviceIsRefused) {
+    ze_device_compute_properties_t compute = {ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES};
+    ASSERT_ZE_SUCCESS(zeDeviceGetComputeProperties(device_, &compute));
+    Module module;
+    ASSERT_NO_FATAL_FAILURE(loadModule(module, "reduce"));
+    Kernel kernel;
+    ASSERT_NO_FATAL_FAILURE(loadKernel(kernel, module, "reduce_sum", 16));
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE,
+                     zeKernelSetArgumentValue(kernel, 2, 4 * size_t(compute.maxSharedLocalMemory),
+                                              nullptr));
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE,
+                     zeKernelSetArgumentValue(kernel, 2, size_t(compute.maxSharedLocalMemory) + 1,
+                                              nullptr));
+
+    UsmBuffer<int> in, partial;
+    ASSERT_NO_FATAL_FAILURE(allocate(in, UsmKind::Shared, 64));
+    ASSERT_NO_FATAL_FAILURE(allocate(partial, UsmKind::Shared, 4));
+    for (size_t i = 0; i < 64; ++i)
+        in[i] = int(i);
+    ASSERT_ZE_SUCCESS(setArgs(kernel, {usm(in), usm(partial), localBytes(16 * sizeof(int))}));
+    ASSERT_ZE_SUCCESS(launch(list_, kernel, {4, 1, 1}));
+    sync();
+    for (int g = 0; g < 4; ++g) {
+        int expected = 0;
+        for (int i = g * 16; i < (g + 1) * 16; ++i)
+            expected += i;
+        EXPECT_EQ(partial[g], expected) << g;
+    }
+}
+
 TEST_F(ModuleTest, AtomicHistogram) {
     Module module;
     ASSERT_NO_FATAL_FAILURE(loadModule(module, "atomics"));

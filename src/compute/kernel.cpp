@@ -142,7 +142,7 @@ void Kernel::execute(Stream &stream, size_t nargs, const imex_l0_exec_arg_t *arg
                     " argument(s) but " + std::to_string(nargs) + " were given");
     if (nargs > 0 && !args)
         failInvalid("args is NULL but nargs is " + std::to_string(nargs));
-    Stream::checkDeps(ndeps, deps);
+    stream.checkDeps(ndeps, deps);
 
     SmallBuffer<ArgValue> values(nargs);
     SmallBuffer<void *> slots(nargs); // pointer values of memory-object arguments

@@ -135,6 +135,7 @@ const std::shared_ptr<KernelEntry> &KernelCache::kernel(Module &module, const ch
     entry->name = name;
     entry->args = signature->second;
     entry->owner = this;
+    entry->localMemoryLimit = engine_.compute().maxSharedLocalMemory;
     ze_kernel_desc_t desc = {ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, name};
     IMEX_L0_ZE(zeKernelCreate(module.handle, &desc, &entry->handle));
     ze_kernel_handle_t created = entry->handle;

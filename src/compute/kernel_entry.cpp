@@ -4,9 +4,28 @@
 
 namespace imex_l0 {
 
+void KernelEntry::checkLocalMemory(const ArgValue *values, size_t nvalues) const {
+    uint64_t total = 0;
+    for (size_t i = 0; i < nvalues && i < args.size(); ++i) {
+        if (args[i].kind != imex_l0_arg_kind_local)
+            continue;
+        total += values[i].size;
+        if (total > localMemoryLimit)
+            failInvalid("argument " + std::to_string(i) + " of kernel '" + name + "' asks for " +
+                        std::to_string(values[i].size) + " bytes of local memory" +
+                        (total > values[i].size
+                             ? " (" + std::to_string(total) + " with the arguments before it)"
+                             : std::string()) +
+                        ", but the device has " + std::to_string(localMemoryLimit) +
+                        " bytes (ze_device_compute_properties_t.maxSharedLocalMemory): use less "
+                        "local memory per work-group");
+    }
+}
+
 void KernelEntry::append(ze_command_list_handle_t list, const ArgValue *values, size_t nvalues,
                          const uint32_t groupSize[3], const ze_group_count_t &count,
                          ze_event_handle_t signal, uint32_t ndeps, ze_event_handle_t *deps) {
+    checkLocalMemory(values, nvalues);
     std::lock_guard<std::mutex> lock(launchMutex_);
     for (size_t i = 0; i < nvalues; ++i) {
         ze_result_t r =

@@ -34,6 +34,10 @@ struct KernelEntry : Tagged<0x4b454e545259ull /* "KENTRY" */> {
     // The cache (so the engine) that built it: a gpu* kernel handle may be
     // passed to a stream of another engine, whose lists cannot launch it.
     const void *owner = nullptr;
+    // The device's local memory (ze_device_compute_properties_t.
+    // maxSharedLocalMemory): launches asking for more are refused before
+    // they reach the driver, whose device may not survive them.
+    uint64_t localMemoryLimit = UINT64_MAX;
 
     // Sets the arguments and group size and appends the launch, all under
     // launchMutex: Level Zero kernel arguments are state on the handle, and
@@ -48,6 +52,9 @@ struct KernelEntry : Tagged<0x4b454e545259ull /* "KENTRY" */> {
     std::array<uint32_t, 3> suggestGroupSize(const uint32_t global[3]);
 
 private:
+    // Refuses local-memory arguments that together exceed localMemoryLimit.
+    void checkLocalMemory(const ArgValue *values, size_t nvalues) const;
+
     std::mutex launchMutex_; // guards the handle's argument state and the members below
     std::array<uint32_t, 3> groupSize_{0, 0, 0};
     std::array<uint32_t, 3> suggestedFor_{0, 0, 0};

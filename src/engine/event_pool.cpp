@@ -4,10 +4,24 @@
 
 namespace imex_l0 {
 
+namespace {
+
+// Every event of every engine's pool, and the pool it belongs to, so a
+// dependency can be traced to its pool whatever engine it is passed to.
+std::mutex registryMutex; // guards registry
+std::unordered_map<ze_event_handle_t, const EventPool *> registry;
+
+} // namespace
+
 EventPool::EventPool(ze_context_handle_t context, ze_device_handle_t device, uint32_t chunk)
     : context_(context), device_(device), chunk_(chunk ? chunk : 64) {}
 
 EventPool::~EventPool() {
+    {
+        std::lock_guard<std::mutex> lock(registryMutex);
+        for (auto &entry : handedOut_)
+            registry.erase(entry.first);
+    }
     for (auto &entry : handedOut_)
         zeEventDestroy(entry.first);
     for (auto pool : pools_)
@@ -35,6 +49,12 @@ void EventPool::grow() {
     ++nextIndex_;
     handedOut_.emplace(event, false);
     free_.push_back(event);
+    try {
+        std::lock_guard<std::mutex> lock(registryMutex);
+        registry.emplace(event, this);
+    } catch (...) {
+        // Unregistered, the event is only not traced as a dependency.
+    }
 }
 
 ze_event_handle_t EventPool::acquire() {
@@ -105,6 +125,30 @@ void EventPool::recycleFinished() {
         unfinished_.pop_back();
         free_.push_back(event);
     }
+}
+
+void EventPool::checkDependency(ze_event_handle_t event, ze_context_handle_t context,
+                                size_t index) {
+    auto what = [index] { return "deps[" + std::to_string(index) + "]"; };
+    const EventPool *pool = nullptr;
+    {
+        std::lock_guard<std::mutex> lock(registryMutex);
+        auto it = registry.find(event);
+        if (it == registry.end())
+            return;
+        pool = it->second;
+    }
+    // The pool lives while its events are registered; its engine is in use
+    // by the caller or by another thread that owns it.
+    if (pool->context_ != context)
+        failInvalid(what() + " is an event the library returned for another context: a "
+                           "dependency must be an event of this engine's context");
+    std::lock_guard<std::mutex> lock(pool->mutex_);
+    auto it = pool->handedOut_.find(event);
+    if (it != pool->handedOut_.end() && !it->second)
+        failInvalid(what() + " is an event already given back with imex_l0_event_release (it "
+                           "was reset and may never signal again): keep an event until every "
+                           "submission that depends on it has been made");
 }
 
 size_t EventPool::outstanding() const {

@@ -23,6 +23,13 @@ public:
     // Takes back an event its holder has reset after its work was seen
     // complete (no status query, no reset). Throws like release.
     void giveBackReset(ze_event_handle_t event);
+    // Refuses a dependency the library knows cannot complete: an event of
+    // some engine's pool that is not handed out now (released, so reset and
+    // possibly never signaled again), or one of a pool in another context
+    // than `context`. Events the library never made pass: they are the
+    // caller's. The message names deps[index].
+    static void checkDependency(ze_event_handle_t event, ze_context_handle_t context,
+                                size_t index);
     // Events currently handed out, for tests and the engine's destroy rule.
     size_t outstanding() const;
     size_t capacity() const;

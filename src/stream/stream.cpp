@@ -31,16 +31,18 @@ void Stream::init() {
     IMEX_L0_ZE(zeCommandListCreateImmediate(e->context(), e->device(), &desc, &list_));
 }
 
-void Stream::checkDeps(size_t ndeps, const ze_event_handle_t *deps) {
+void Stream::checkDeps(size_t ndeps, const ze_event_handle_t *deps) const {
     if (ndeps == 0)
         return;
     if (!deps)
         failInvalid("deps is NULL but ndeps is " + std::to_string(ndeps));
     if (ndeps > UINT32_MAX)
         failInvalid("ndeps is larger than Level Zero's 32-bit wait-list count");
-    for (size_t i = 0; i < ndeps; ++i)
+    for (size_t i = 0; i < ndeps; ++i) {
         if (!deps[i])
             failInvalid("deps[" + std::to_string(i) + "] is NULL: every dependency must be an event");
+        EventPool::checkDependency(deps[i], engine()->context(), i);
+    }
 }
 
 void Stream::checkExtent(const void *ptr, size_t size, const char *what) const {

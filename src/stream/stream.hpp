@@ -25,8 +25,9 @@ public:
     ze_command_list_handle_t list() const { return list_; }
     Kind kind() const { return kind_; }
 
-    // Checks a dependency list before anything is appended.
-    static void checkDeps(size_t ndeps, const ze_event_handle_t *deps);
+    // Checks a dependency list before anything is appended (see
+    // EventPool::checkDependency).
+    void checkDeps(size_t ndeps, const ze_event_handle_t *deps) const;
     // Refuses a copy/fill range that wraps the address space or runs past the
     // end of ptr's USM allocation (when ptr is USM of the engine's context).
     void checkExtent(const void *ptr, size_t size, const char *what) const;

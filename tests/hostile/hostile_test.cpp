@@ -984,6 +984,37 @@ const std::vector<Case> &cases() {
                                                             nullptr, nullptr));
          },
          kInvalid, "is local memory of size 0"},
+        {"execute_local_larger_than_device", "execute(reduce_sum, {mem, mem, local 4 x maxSharedLocalMemory})", C,
+         [] {
+             imex_l0_exec_arg_t args[3] = {mem(w->a), mem(w->out),
+                                           local(4 * size_t(w->compute.maxSharedLocalMemory))};
+             imex_l0_range_t r = range1(kN, 16);
+             return captured(imex_l0_interop_kernel_execute(w->reduce, w->stream, 3, args, &r, 0,
+                                                            nullptr, nullptr));
+         },
+         kInvalid, "argument 2 of kernel 'reduce_sum' asks for"},
+        {"execute_dependency_released", "execute(add, deps = {an event given back with imex_l0_event_release})", C,
+         [] {
+             ze_event_handle_t e = poolEvent();
+             EXPECT_EQ(imex_l0_event_release(w->engine, e), imex_l0_success);
+             imex_l0_exec_arg_t args[3] = {mem(w->a), mem(w->b), mem(w->out)};
+             imex_l0_range_t r = range1(kN);
+             return captured(imex_l0_interop_kernel_execute(w->add, w->stream, 3, args, &r, 1, &e,
+                                                            nullptr));
+         },
+         kInvalid, "deps[0] is an event already given back with imex_l0_event_release"},
+        {"execute_dependency_from_another_engines_context", "execute(add, deps = {an event the other engine returned})", C,
+         [] {
+             ze_event_handle_t e = poolEvent(w->otherEngine);
+             EXPECT_EQ(imex_l0_stream_wait(w->otherStream), imex_l0_success);
+             imex_l0_exec_arg_t args[3] = {mem(w->a), mem(w->b), mem(w->out)};
+             imex_l0_range_t r = range1(kN);
+             Outcome o = captured(imex_l0_interop_kernel_execute(w->add, w->stream, 3, args, &r, 1,
+                                                                 &e, nullptr));
+             EXPECT_EQ(imex_l0_event_release(w->otherEngine, e), imex_l0_success);
+             return o;
+         },
+         kInvalid, "deps[0] is an event the library returned for another context"},
         {"execute_arg_type_42", "execute(add, {type 42, mem, mem})", C,
          [] {
              imex_l0_exec_arg_t bad = {static_cast<imex_l0_exec_arg_type_t>(42), w->a, nullptr, 0};
@@ -1279,6 +1310,18 @@ const std::vector<Case> &cases() {
              });
          },
          kHandler, "runs past the end of the address space"},
+        {"gpu_launch_shared_memory_larger_than_device", "gpuLaunchKernel(reduce_sum, sharedMemBytes = 4 x maxSharedLocalMemory)", G,
+         [] {
+             return gpuCall([] {
+                 void *reduce = gpuKernelGet(w->gpu, w->gpuModule, "reduce_sum");
+                 ParamDesc params[] = {{&w->gpuA, sizeof(void *)}, {&w->gpuOut, sizeof(void *)},
+                                       {nullptr, 1}, {nullptr, 0}};
+                 return gpuLaunchKernel(w->gpu, reduce, 4, 1, 1, 16, 1, 1,
+                                        4 * size_t(w->compute.maxSharedLocalMemory), params,
+                                        nullptr) == nullptr;
+             });
+         },
+         kHandler, "gpuLaunchKernel: argument 2 of kernel 'reduce_sum' asks for"},
         {"gpu_module_load_null", "gpuModuleLoad(stream, NULL, 0)", G,
          [] { return gpuCall([] { return gpuModuleLoad(w->gpu, nullptr, 0) == nullptr; }); },
          kHandler, "gpuModuleLoad: spirv is NULL or size is 0"},
