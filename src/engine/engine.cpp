@@ -3,13 +3,19 @@
 #include "common/options.hpp"
 #include "compute/kernel_cache.hpp"
 
+#include <atomic>
 #include <cstdlib>
 #include <vector>
 
 namespace imex_l0 {
 
+namespace {
+std::atomic<uint64_t> nextSerial{1};
+}
+
 Engine::Engine(ze_driver_handle_t driver, ze_device_handle_t device, ze_context_handle_t context)
-    : driver_(driver), device_(device), context_(context) {}
+    : serial_(nextSerial.fetch_add(1, std::memory_order_relaxed)), driver_(driver),
+      device_(device), context_(context) {}
 
 Engine::~Engine() {
     // Kernels and modules, then events, then the context they live in.

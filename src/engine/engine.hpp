@@ -32,6 +32,9 @@ public:
     // The driver a device belongs to (not_found if none does).
     static ze_driver_handle_t driverOf(ze_device_handle_t device);
 
+    // Unique within the process and never reused, unlike the address: what
+    // caches outside the engine key it by.
+    uint64_t serial() const { return serial_; }
     ze_driver_handle_t driver() const { return driver_; }
     ze_device_handle_t device() const { return device_; }
     ze_context_handle_t context() const { return context_; }
@@ -58,6 +61,7 @@ public:
     size_t children() const { return children_.load(std::memory_order_relaxed); }
 
 private:
+    const uint64_t serial_;
     ze_driver_handle_t driver_;
     ze_device_handle_t device_;
     ze_context_handle_t context_;

@@ -9,7 +9,7 @@ namespace {
 // Every event of every engine's pool, and the pool it belongs to, so a
 // dependency can be traced to its pool whatever engine it is passed to.
 std::mutex registryMutex; // guards registry
-std::unordered_map<ze_event_handle_t, const EventPool *> registry;
+std::unordered_map<ze_event_handle_t, EventPool *> registry;
 
 } // namespace
 
@@ -127,17 +127,18 @@ void EventPool::recycleFinished() {
     }
 }
 
+EventPool *EventPool::poolOf(ze_event_handle_t event) {
+    std::lock_guard<std::mutex> lock(registryMutex);
+    auto it = registry.find(event);
+    return it == registry.end() ? nullptr : it->second;
+}
+
 void EventPool::checkDependency(ze_event_handle_t event, ze_context_handle_t context,
                                 size_t index) {
     auto what = [index] { return "deps[" + std::to_string(index) + "]"; };
-    const EventPool *pool = nullptr;
-    {
-        std::lock_guard<std::mutex> lock(registryMutex);
-        auto it = registry.find(event);
-        if (it == registry.end())
-            return;
-        pool = it->second;
-    }
+    const EventPool *pool = poolOf(event);
+    if (!pool)
+        return;
     // The pool lives while its events are registered; its engine is in use
     // by the caller or by another thread that owns it.
     if (pool->context_ != context)

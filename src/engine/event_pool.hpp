@@ -30,6 +30,9 @@ public:
     // caller's. The message names deps[index].
     static void checkDependency(ze_event_handle_t event, ze_context_handle_t context,
                                 size_t index);
+    // The pool an event of some engine came from, or null for an event the
+    // library did not make. The pool lives while its engine does.
+    static EventPool *poolOf(ze_event_handle_t event);
     // Events currently handed out, for tests and the engine's destroy rule.
     size_t outstanding() const;
     size_t capacity() const;

@@ -59,6 +59,15 @@ std::unique_ptr<GpuStream> GpuStream::fromInterop(Stream *stream) {
     return gpu;
 }
 
+std::unique_ptr<GpuStream> GpuStream::onEngine(Engine *engine) {
+    std::unique_ptr<GpuStream> gpu(new GpuStream);
+    gpu->ownedStream_ = std::make_unique<Stream>(engine, Stream::Kind::ownedImmediate, nullptr,
+                                                 nullptr);
+    gpu->ownedStream_->init();
+    gpu->stream_ = gpu->ownedStream_.get();
+    return gpu;
+}
+
 GpuStream::~GpuStream() {
     // Events may only go back to the pool, and pending frees happen, once the
     // work before them is done; a failed wait leaves the events to the
@@ -121,34 +130,49 @@ bool GpuStream::ownsList() const {
     return ownedStream_ && ownedStream_->kind() == Stream::Kind::ownedImmediate;
 }
 
-void *GpuStream::alloc(size_t size, size_t alignment, bool shared) {
+void *GpuStream::allocOn(Engine &e, size_t size, size_t alignment, bool shared) {
     if (size == 0)
         failInvalid("size is 0");
     if (alignment & (alignment - 1))
         failInvalid("alignment " + std::to_string(alignment) + " is not a power of two");
-    Engine *e = engine();
-    e->checkAllocationSize(size);
+    e.checkAllocationSize(size);
     void *ptr = nullptr;
     ze_device_mem_alloc_desc_t device = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
     if (shared) {
         ze_host_mem_alloc_desc_t host = {ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
-        IMEX_L0_ZE(zeMemAllocShared(e->context(), &device, &host, size, alignment, e->device(), &ptr));
+        IMEX_L0_ZE(zeMemAllocShared(e.context(), &device, &host, size, alignment, e.device(), &ptr));
     } else {
-        IMEX_L0_ZE(zeMemAllocDevice(e->context(), &device, size, alignment, e->device(), &ptr));
+        IMEX_L0_ZE(zeMemAllocDevice(e.context(), &device, size, alignment, e.device(), &ptr));
     }
     return ptr;
 }
 
-void GpuStream::free(void *ptr) {
+void *GpuStream::alloc(size_t size, size_t alignment, bool shared) {
+    return allocOn(*engine(), size, alignment, shared);
+}
+
+// The checks every free makes; true when ptr is to be freed (not NULL).
+static bool checkFree(Engine &e, void *ptr) {
     if (!ptr)
-        return;
-    Engine *e = engine();
-    UsmAllocation usm = usmAllocation(e->context(), ptr);
+        return false;
+    UsmAllocation usm = usmAllocation(e.context(), ptr);
     if (usm.type == ZE_MEMORY_TYPE_UNKNOWN)
         failInvalid("pointer is not USM of this stream's context (freed already, a host pointer, "
                     "or memory of another context)");
     if (usm.base != ptr)
         failInvalid("pointer points inside a USM allocation, not at its start");
+    return true;
+}
+
+void GpuStream::freeOn(Engine &e, void *ptr) {
+    if (checkFree(e, ptr))
+        IMEX_L0_ZE(zeMemFree(e.context(), ptr));
+}
+
+void GpuStream::free(void *ptr) {
+    Engine *e = engine();
+    if (!checkFree(*e, ptr))
+        return;
     if (frees_.contains(ptr))
         failInvalid("pointer was freed already (its free waits for the stream's work)");
     if (busy_)
@@ -159,6 +183,28 @@ void GpuStream::free(void *ptr) {
 
 void GpuStream::copy(void *dst, const void *src, size_t size) {
     stream_->memcpy(dst, src, size, 0, nullptr, nullptr);
+    busy_ = true;
+}
+
+void GpuStream::fill(void *dst, const void *pattern, size_t patternSize, size_t size) {
+    stream_->memset(dst, pattern, patternSize, size, 0, nullptr, nullptr);
+    busy_ = true;
+}
+
+void GpuStream::record(ze_event_handle_t event) {
+    if (!event)
+        failInvalid("event is NULL");
+    // Recording again re-arms the event: Level Zero signals only reset events.
+    if (zeEventQueryStatus(event) == ZE_RESULT_SUCCESS)
+        IMEX_L0_ZE(zeEventHostReset(event));
+    IMEX_L0_ZE(zeCommandListAppendBarrier(stream_->list(), event, 0, nullptr));
+    busy_ = true;
+}
+
+void GpuStream::waitFor(ze_event_handle_t event) {
+    if (!event)
+        failInvalid("event is NULL");
+    IMEX_L0_ZE(zeCommandListAppendBarrier(stream_->list(), nullptr, 1, &event));
     busy_ = true;
 }
 

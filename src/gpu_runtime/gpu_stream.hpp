@@ -25,11 +25,23 @@ public:
                                                 ze_context_handle_t context);
     static std::unique_ptr<GpuStream> fromUser(const imex_gpu_l0_stream_t &user);
     static std::unique_ptr<GpuStream> fromInterop(Stream *stream);
+    // A library-owned immediate list on an engine the caller keeps alive
+    // (the stream counts as the engine's child).
+    static std::unique_ptr<GpuStream> onEngine(Engine *engine);
     ~GpuStream();
 
     void *alloc(size_t size, size_t alignment, bool shared);
     void free(void *ptr);
     void copy(void *dst, const void *src, size_t size);
+    void fill(void *dst, const void *pattern, size_t patternSize, size_t size);
+    // `event` (of the engine's context) is signaled once the work queued so far is done.
+    void record(ze_event_handle_t event);
+    // Work queued from now on starts after `event` is signaled.
+    void waitFor(ze_event_handle_t event);
+    // USM on an engine without a stream (alloc/free use these).
+    static void *allocOn(Engine &engine, size_t size, size_t alignment, bool shared);
+    static void freeOn(Engine &engine, void *ptr);
+    Engine *engine() const { return stream_->engine(); }
     KernelCache::Module &load(const void *spirv, size_t size);
     KernelEntry &kernel(void *module, const char *name);
     ze_event_handle_t launch(void *kernel, const size_t grid[3], const size_t block[3],
@@ -43,7 +55,6 @@ private:
     // the lease is returned whether or not this succeeds.
     static std::unique_ptr<GpuStream> over(Engine *leased, Stream::Kind kind,
                                            ze_command_list_handle_t list);
-    Engine *engine() const { return stream_->engine(); }
     // Whether the list is the library's own, so every append goes through
     // this object and "nothing appended since the last wait" is known.
     bool ownsList() const;
