@@ -6,6 +6,10 @@
 //    zeCommandListAppendLaunchKernel signalling an event of a raw pool. Both
 //    synchronise every kBatch launches: gpuWait (which recycles the events it
 //    handed out) on one side, a barrier + host wait + event resets on the other;
+//  - mgpuLaunchKernel (MLIR's runtime ABI, libimex_l0_mlir_runtime.so) of the
+//    same kernel on an mgpu stream, against the raw launch without an event
+//    (MLIR's ABI returns none): argument sizes come from the kernel's
+//    signature, the kernel from its function;
 //  - gpuKernelGet of a cached kernel (absolute target);
 //  - gpuModuleLoad of a 1.2 MB module already loaded from the same address,
 //    against the cached gpuKernelGet: lowered code reloads before each launch;
@@ -19,6 +23,7 @@
 #include "bench_common.hpp"
 
 #include "imex_gpu_runtime.h"
+#include "imex_l0_mlir_runtime.h"
 
 #include <array>
 
@@ -101,6 +106,37 @@ void Launch_Raw(benchmark::State &state) {
     zeModuleDestroy(module);
 }
 
+// The raw launch MLIR's mgpuLaunchKernel stands for: no completion event.
+void Launch_RawNoEvent(benchmark::State &state) {
+    ze_module_handle_t module = setup().ze.createModule(setup().spirv);
+    ze_kernel_handle_t kernel = bench::ZeSetup::createKernel(module, "empty4");
+    const auto &buffers = setup().buffers;
+    const ze_group_count_t groups = {1, 1, 1};
+    auto launch = [&] {
+        for (uint32_t i = 0; i < kArgs; ++i)
+            BENCH_ZE(zeKernelSetArgumentValue(kernel, i, sizeof(void *), &buffers[i]));
+        BENCH_ZE(zeCommandListAppendLaunchKernel(setup().ze.list, kernel, &groups, nullptr, 0,
+                                                 nullptr));
+    };
+    for (int round = 0; round < 2; ++round) {
+        for (int64_t i = 0; i < bench::kBatch; ++i)
+            launch();
+        setup().ze.syncList();
+    }
+    int64_t n = 0;
+    {
+        bench::InstructionWindow window(state, __func__);
+        for (auto _ : state) {
+            launch();
+            if (++n % bench::kBatch == 0)
+                setup().ze.syncList();
+        }
+    }
+    setup().ze.syncList();
+    zeKernelDestroy(kernel);
+    zeModuleDestroy(module);
+}
+
 void Launch_GpuRuntime(benchmark::State &state) {
     void *stream = setup().stream;
     void *kernel = gpuKernelGet(stream, setup().module, "empty4");
@@ -131,6 +167,34 @@ void Launch_GpuRuntime(benchmark::State &state) {
     }
     bench::publishAllocations(state, before);
     gpuWait(stream);
+}
+
+void Launch_Mgpu(benchmark::State &state) {
+    const std::string &spirv = setup().spirv;
+    void *module = mgpuModuleLoad(spirv.data(), spirv.size());
+    void *function = mgpuModuleGetFunction(module, "empty4");
+    void *stream = mgpuStreamCreate();
+    auto buffers = setup().buffers;
+    void *params[kArgs] = {&buffers[0], &buffers[1], &buffers[2], &buffers[3]};
+    auto launch = [&] { mgpuLaunchKernel(function, 1, 1, 1, 1, 1, 1, 0, stream, params, nullptr, kArgs); };
+    for (int round = 0; round < 2; ++round) { // PoCL compiles at the first launch
+        for (int64_t i = 0; i < bench::kBatch; ++i)
+            launch();
+        mgpuStreamSynchronize(stream);
+    }
+    bench::AllocCount before = bench::threadAllocations();
+    int64_t n = 0;
+    {
+        bench::InstructionWindow window(state, __func__);
+        for (auto _ : state) {
+            launch();
+            if (++n % bench::kBatch == 0)
+                mgpuStreamSynchronize(stream);
+        }
+    }
+    bench::publishAllocations(state, before);
+    mgpuStreamDestroy(stream);
+    mgpuModuleUnload(module);
 }
 
 void KernelGet_Cached(benchmark::State &state) {
@@ -260,6 +324,8 @@ void LaunchFree_GpuRuntime(benchmark::State &state) {
 
 BENCHMARK(Launch_Raw)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(Launch_GpuRuntime)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(Launch_RawNoEvent)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(Launch_Mgpu)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(KernelGet_Cached)->UseRealTime()->Unit(benchmark::kNanosecond);
 BENCHMARK(ModuleReload_Large)->UseRealTime()->Unit(benchmark::kNanosecond);
 BENCHMARK(LoweredSequence_Raw)->UseRealTime()->Unit(benchmark::kMicrosecond);
@@ -274,6 +340,7 @@ int main(int argc, char **argv) {
     return bench::runWithSummary(argc, argv,
                                  {
                                      {"Launch_GpuRuntime", "Launch_Raw", 1.10, Metric::cpuTime},
+                                     {"Launch_Mgpu", "Launch_RawNoEvent", 1.05, Metric::cpuTime},
                                      {"KernelGet_Cached", "", 100e-9, Metric::cpuTime},
                                      {"ModuleReload_Large", "KernelGet_Cached", 5.0,
                                       Metric::cpuTime},

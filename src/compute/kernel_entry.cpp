@@ -25,7 +25,8 @@ void KernelEntry::checkLocalMemory(const ArgValue *values, size_t nvalues) const
 void KernelEntry::append(ze_command_list_handle_t list, const ArgValue *values, size_t nvalues,
                          const uint32_t groupSize[3], const ze_group_count_t &count,
                          ze_event_handle_t signal, uint32_t ndeps, ze_event_handle_t *deps) {
-    checkLocalMemory(values, nvalues);
+    if (hasLocalArgs)
+        checkLocalMemory(values, nvalues);
     std::lock_guard<std::mutex> lock(launchMutex_);
     for (size_t i = 0; i < nvalues; ++i) {
         ze_result_t r =

@@ -38,6 +38,7 @@ struct KernelEntry : Tagged<0x4b454e545259ull /* "KENTRY" */> {
     // maxSharedLocalMemory): launches asking for more are refused before
     // they reach the driver, whose device may not survive them.
     uint64_t localMemoryLimit = UINT64_MAX;
+    bool hasLocalArgs = false; // any argument of kind imex_l0_arg_kind_local
 
     // Sets the arguments and group size and appends the launch, all under
     // launchMutex: Level Zero kernel arguments are state on the handle, and

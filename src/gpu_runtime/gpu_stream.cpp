@@ -238,20 +238,6 @@ ze_event_handle_t GpuStream::launch(void *kernel, const size_t grid[3], const si
                                     uint32_t sharedMemBytes, const ParamDesc *params,
                                     const EventDesc *deps) {
     auto &k = *validate<KernelEntry>(kernel, "kernel");
-    if (k.owner != &engine()->kernels())
-        failInvalid("the kernel was loaded on another engine's stream: get it with gpuKernelGet "
-                    "on a stream of this stream's device and context");
-    uint32_t groupSize[3];
-    ze_group_count_t count;
-    for (int d = 0; d < 3; ++d) {
-        if (grid[d] == 0 || grid[d] > UINT32_MAX || block[d] == 0 || block[d] > UINT32_MAX)
-            failInvalid("grid and block sizes must be in 1..2^32-1 (dimension " +
-                        std::to_string(d) + ": grid " + std::to_string(grid[d]) + ", block " +
-                        std::to_string(block[d]) + ")");
-        groupSize[d] = uint32_t(block[d]);
-    }
-    count = {uint32_t(grid[0]), uint32_t(grid[1]), uint32_t(grid[2])};
-
     size_t nparams = 0;
     if (params)
         while (params[nparams].data || params[nparams].size)
@@ -273,14 +259,41 @@ ze_event_handle_t GpuStream::launch(void *kernel, const size_t grid[3], const si
                         std::to_string(params[i].size) + " but the kernel expects " +
                         std::to_string(k.args[i].size));
     }
-
     // EventDesc is {void *event}: the array is already a ze_event_handle_t list.
     uint32_t ndeps = 0;
     if (deps)
         while (deps[ndeps].event)
             ++ndeps;
     auto *waitList = reinterpret_cast<ze_event_handle_t *>(const_cast<EventDesc *>(deps));
+    return append(k, grid, block, values.data(), nparams, ndeps, ndeps ? waitList : nullptr,
+                  true);
+}
 
+void GpuStream::launchValues(KernelEntry &k, const size_t grid[3], const size_t block[3],
+                             const ArgValue *values, size_t nvalues) {
+    append(k, grid, block, values, nvalues, 0, nullptr, false);
+}
+
+ze_event_handle_t GpuStream::append(KernelEntry &k, const size_t grid[3], const size_t block[3],
+                                    const ArgValue *values, size_t nvalues, uint32_t ndeps,
+                                    ze_event_handle_t *waits, bool withEvent) {
+    if (k.owner != &engine()->kernels())
+        failInvalid("the kernel was loaded on another engine's stream: get it with gpuKernelGet "
+                    "on a stream of this stream's device and context");
+    uint32_t groupSize[3];
+    for (int d = 0; d < 3; ++d) {
+        if (grid[d] == 0 || grid[d] > UINT32_MAX || block[d] == 0 || block[d] > UINT32_MAX)
+            failInvalid("grid and block sizes must be in 1..2^32-1 (dimension " +
+                        std::to_string(d) + ": grid " + std::to_string(grid[d]) + ", block " +
+                        std::to_string(block[d]) + ")");
+        groupSize[d] = uint32_t(block[d]);
+    }
+    const ze_group_count_t count = {uint32_t(grid[0]), uint32_t(grid[1]), uint32_t(grid[2])};
+    if (!withEvent) {
+        k.append(stream_->list(), values, nvalues, groupSize, count, nullptr, ndeps, waits);
+        busy_ = true;
+        return nullptr;
+    }
     // Recording the event below, or keeping it after a failed append, cannot throw.
     events_.reserve(events_.size() + 1);
     spare_.reserve(spare_.size() + 1);
@@ -292,8 +305,7 @@ ze_event_handle_t GpuStream::launch(void *kernel, const size_t grid[3], const si
         spare_.pop_back();
     }
     try {
-        k.append(stream_->list(), values.data(), nparams, groupSize, count, signal, ndeps,
-                 ndeps ? waitList : nullptr);
+        k.append(stream_->list(), values, nvalues, groupSize, count, signal, ndeps, waits);
     } catch (...) {
         spare_.push_back(signal); // not appended: still reset
         throw;

@@ -44,9 +44,14 @@ public:
     Engine *engine() const { return stream_->engine(); }
     KernelCache::Module &load(const void *spirv, size_t size);
     KernelEntry &kernel(void *module, const char *name);
+    // gpuLaunchKernel: returns the launch's completion event.
     ze_event_handle_t launch(void *kernel, const size_t grid[3], const size_t block[3],
                              uint32_t sharedMemBytes, const ParamDesc *params,
                              const EventDesc *deps);
+    // mgpuLaunchKernel: arguments already checked against k's signature; no
+    // event (MLIR's ABI returns none, so the launch signals nothing).
+    void launchValues(KernelEntry &k, const size_t grid[3], const size_t block[3],
+                      const ArgValue *values, size_t nvalues);
     void wait();
 
 private:
@@ -58,6 +63,11 @@ private:
     // Whether the list is the library's own, so every append goes through
     // this object and "nothing appended since the last wait" is known.
     bool ownsList() const;
+    // The launch both ABIs share: checks the kernel's engine and the shape,
+    // appends, signals a stream event when withEvent.
+    ze_event_handle_t append(KernelEntry &k, const size_t grid[3], const size_t block[3],
+                             const ArgValue *values, size_t nvalues, uint32_t ndeps,
+                             ze_event_handle_t *waits, bool withEvent);
     // Waits for everything on the list (with waitEvent_ on immediate lists).
     void hostWait();
     // After a completed wait: resets the events handed out into spare_.

@@ -23,17 +23,24 @@ Registry &registry() {
 } // namespace
 
 KernelEntry &Function::on(Engine &engine) {
+    const Built *last = last_.load(std::memory_order_acquire);
+    if (last && last->engineSerial == engine.serial())
+        return *last->kernel;
     std::lock_guard<std::mutex> lock(mutex_);
-    for (auto &k : kernels_)
-        if (k.first == engine.serial())
-            return *k.second;
+    for (const Built &b : kernels_) {
+        if (b.engineSerial == engine.serial()) {
+            last_.store(&b, std::memory_order_release);
+            return *b.kernel;
+        }
+    }
     // Engines are never re-created under a serial, so entries of destroyed
     // engines are only never matched again.
     const std::string &spirv = module_->spirv();
     KernelCache &cache = engine.kernels();
     KernelEntry &k = *cache.kernelOf(cache.loadModule(spirv.data(), spirv.size(), nullptr),
                                      name_.c_str());
-    kernels_.emplace_back(engine.serial(), &k);
+    kernels_.push_back({engine.serial(), &k});
+    last_.store(&kernels_.back(), std::memory_order_release);
     return k;
 }
 

@@ -11,13 +11,14 @@
 #include "compute/kernel_entry.hpp"
 #include "engine/engine.hpp"
 
+#include <atomic>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <string>
 #include <utility>
-#include <vector>
 
 namespace imex_l0::mgpu {
 
@@ -30,10 +31,17 @@ public:
     KernelEntry &on(Engine &engine);
 
 private:
+    struct Built {
+        uint64_t engineSerial;
+        KernelEntry *kernel;
+    };
     Module *module_;
     const std::string name_;
     std::mutex mutex_; // guards kernels_
-    std::vector<std::pair<uint64_t, KernelEntry *>> kernels_; // engine serial -> kernel
+    std::deque<Built> kernels_; // one per engine; never moved, so last_ may point in
+    // The entry a launch found last: read without the lock (launches of one
+    // function usually go to one engine).
+    std::atomic<const Built *> last_{nullptr};
 };
 
 class Module : public Tagged<0x4d4750554d44ull /* "MGPUMD" */> {

@@ -189,14 +189,16 @@ void launchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ
         if (paramsCount && !params)
             failInvalid("params is NULL but paramsCount is " + std::to_string(paramsCount));
         // MLIR passes no sizes: each comes from the kernel's SPIR-V signature.
-        SmallBuffer<ParamDesc> descs(paramsCount + 1);
+        SmallBuffer<ArgValue> values(paramsCount);
         for (size_t i = 0; i < paramsCount; ++i) {
-            bool sharedSlot = sharedMemBytes > 0 && i + 1 == paramsCount;
-            if (!sharedSlot && !params[i])
+            if (sharedMemBytes > 0 && i + 1 == paramsCount) {
+                values[i] = {size_t(sharedMemBytes), nullptr}; // the local-memory argument
+                continue;
+            }
+            if (!params[i])
                 failInvalid("params[" + std::to_string(i) + "] is NULL");
-            descs[i] = sharedSlot ? ParamDesc{nullptr, 1} : ParamDesc{params[i], k.args[i].size};
+            values[i] = {k.args[i].size, params[i]};
         }
-        descs[paramsCount] = {nullptr, 0};
         const intptr_t g[3] = {gridX, gridY, gridZ}, b[3] = {blockX, blockY, blockZ};
         size_t grid[3], block[3];
         for (int d = 0; d < 3; ++d) {
@@ -207,7 +209,7 @@ void launchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ
             grid[d] = size_t(g[d]);
             block[d] = size_t(b[d]);
         }
-        s->launch(&k, grid, block, uint32_t(sharedMemBytes), descs.data(), nullptr);
+        s->launchValues(k, grid, block, values.data(), paramsCount);
         return 0;
     });
 }
