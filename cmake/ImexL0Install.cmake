@@ -1,12 +1,13 @@
 # cmake --install: the headers, the library and its compiler (side by side,
 # where the library looks for it), the driver, a CMake package
-# (find_package(imex_l0_interop CONFIG) -> imex_l0::interop) and a pkg-config file.
+# (find_package(imex_l0_interop CONFIG) -> imex_l0::interop, and imex_l0::mlir_runtime
+# for MLIR's mgpu* ABI) and a pkg-config file.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(IMEX_L0_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/imex_l0_interop)
 
-install(TARGETS imex_l0_interop EXPORT imex_l0_interop_targets
+install(TARGETS imex_l0_interop imex_l0_mlir_runtime EXPORT imex_l0_interop_targets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS imex_l0_compiler LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
@@ -15,9 +16,11 @@ install(FILES
   ${PROJECT_SOURCE_DIR}/include/imex_l0_interop.h
   ${PROJECT_SOURCE_DIR}/include/imex_l0_interop.hpp
   ${PROJECT_SOURCE_DIR}/include/imex_gpu_runtime.h
+  ${PROJECT_SOURCE_DIR}/include/imex_l0_mlir_runtime.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
 set_target_properties(imex_l0_interop PROPERTIES EXPORT_NAME interop)
+set_target_properties(imex_l0_mlir_runtime PROPERTIES EXPORT_NAME mlir_runtime)
 install(EXPORT imex_l0_interop_targets NAMESPACE imex_l0:: DESTINATION ${IMEX_L0_CMAKE_DIR}
   FILE imex_l0_interopTargets.cmake)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/templates/imex_l0_interopConfig.cmake.in

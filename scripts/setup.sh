@@ -11,6 +11,9 @@ PACKAGES=(
   libllvmspirvlib-15-dev llvm-spirv-15
   spirv-tools
   libgtest-dev libgmock-dev libbenchmark-dev
+  # MLIR 22 (tests of the mgpu* runtime: mlir-opt/-runner/-translate, llc, lit,
+  # FileCheck, the runner utilities); never linked by the library or driver
+  libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
 )
 
 missing=()

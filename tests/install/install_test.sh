@@ -15,3 +15,4 @@ PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs imex_l0_inter
 lib_dir="$(ls -d "$prefix"/lib*/ | head -1)"
 ZE_ENABLE_ALT_DRIVERS="${lib_dir}libze_opencl.so" LD_LIBRARY_PATH="$lib_dir" \
     "$prefix/consumer-build/consumer"
+LD_LIBRARY_PATH="$lib_dir" "$prefix/consumer-build/mlir_consumer"
