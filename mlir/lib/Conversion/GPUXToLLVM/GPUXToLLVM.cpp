@@ -1,0 +1,480 @@
+// convert-gpux-to-llvm: gpux ops -> llvm.call of the gpu* runtime wrappers
+// (include/imex_gpu_runtime.h), the rest of the module -> LLVM dialect.
+//
+// Calls (runtime=level_zero):
+//   gpux.create_stream   gpuCreateStream(NULL, NULL)
+//   gpux.destroy_stream  gpuStreamDestroy(stream)
+//   gpux.alloc           gpuMemAlloc(stream, bytes, 0, host_shared)
+//   gpux.dealloc         gpuMemFree(stream, allocated pointer)
+//   gpux.memcpy          gpuMemCopy(stream, dst, src, bytes)
+//   gpux.wait            gpuWait(stream) (the async form: nothing, see below)
+//   gpux.launch_func     gpuLaunchKernel(stream, kernel, grid, block, shared
+//                        bytes, ParamDesc[], EventDesc[]) (+ gpuWait when
+//                        synchronous); the kernel comes from gpuModuleLoad +
+//                        gpuKernelGet issued once per stream, right after the
+//                        stream is defined, with the gpu.binary's SPIR-V
+//                        embedded as a global.
+// A stream executes in order, so async tokens of ops other than launches
+// become null: only launch events cross streams (as EventDesc entries).
+#include "imex/Conversion/GPUXToLLVM/GPUXToLLVM.h"
+
+#include "imex/Dialect/GPUX/IR/GPUXDialect.h"
+#include "imex/Dialect/GPUX/Transforms/Passes.h"
+
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <map>
+#include <string>
+#include <tuple>
+
+namespace imex {
+
+#define GEN_PASS_DEF_CONVERTGPUXTOLLVM
+#include "imex/Conversion/GPUXToLLVM/Passes.h.inc"
+
+namespace {
+
+using namespace mlir;
+
+// The gpu* functions, declared once per module before the conversion runs.
+struct Wrappers {
+  LLVM::LLVMFuncOp createStream, streamDestroy, memAlloc, memFree, memCopy, moduleLoad,
+      kernelGet, launchKernel, wait;
+
+  static Wrappers declare(ModuleOp module) {
+    MLIRContext *ctx = module.getContext();
+    OpBuilder b(ctx);
+    b.setInsertionPointToStart(module.getBody());
+    Type ptr = LLVM::LLVMPointerType::get(ctx);
+    Type i64 = IntegerType::get(ctx, 64);
+    Type i1 = IntegerType::get(ctx, 1);
+    Type none = LLVM::LLVMVoidType::get(ctx);
+    auto fn = [&](StringRef name, Type result, ArrayRef<Type> args) {
+      if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+        return existing;
+      return LLVM::LLVMFuncOp::create(b, module.getLoc(), name,
+                                      LLVM::LLVMFunctionType::get(result, args));
+    };
+    Wrappers w;
+    w.createStream = fn("gpuCreateStream", ptr, {ptr, ptr});
+    w.streamDestroy = fn("gpuStreamDestroy", none, {ptr});
+    w.memAlloc = fn("gpuMemAlloc", ptr, {ptr, i64, i64, i1});
+    w.memFree = fn("gpuMemFree", none, {ptr, ptr});
+    w.memCopy = fn("gpuMemCopy", none, {ptr, ptr, ptr, i64});
+    w.moduleLoad = fn("gpuModuleLoad", ptr, {ptr, ptr, i64});
+    w.kernelGet = fn("gpuKernelGet", ptr, {ptr, ptr, ptr});
+    w.launchKernel = fn("gpuLaunchKernel", ptr, {ptr, ptr, i64, i64, i64, i64, i64, i64, i64, ptr, ptr});
+    w.wait = fn("gpuWait", none, {ptr});
+    return w;
+  }
+};
+
+Value call(OpBuilder &b, Location loc, LLVM::LLVMFuncOp fn, ValueRange args) {
+  auto op = LLVM::CallOp::create(b, loc, fn, args);
+  return op.getNumResults() ? op.getResult() : Value();
+}
+
+Value nullPtr(OpBuilder &b, Location loc) {
+  return LLVM::ZeroOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()));
+}
+
+Value i64Constant(OpBuilder &b, Location loc, int64_t v) {
+  return LLVM::ConstantOp::create(b, loc, b.getI64Type(), b.getI64IntegerAttr(v));
+}
+
+// A constant global holding `bytes` (the module's SPIR-V, a kernel name).
+LLVM::GlobalOp constantBytes(ModuleOp module, StringRef name, StringRef bytes) {
+  if (auto existing = module.lookupSymbol<LLVM::GlobalOp>(name))
+    return existing;
+  OpBuilder b(module.getContext());
+  b.setInsertionPointToStart(module.getBody());
+  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), bytes.size());
+  return LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/true,
+                                LLVM::Linkage::Internal, name, b.getStringAttr(bytes),
+                                /*alignment=*/8);
+}
+
+// The module and kernel handles each launch uses, created before the
+// conversion: gpuModuleLoad and gpuKernelGet once per (stream, binary,
+// kernel), right after the stream's definition, so loops and repeated
+// launches reuse them.
+class KernelHandles {
+public:
+  KernelHandles(ModuleOp module, const Wrappers &w) : module_(module), w_(w) {}
+
+  LogicalResult prepare() {
+    WalkResult result = module_.walk([&](gpux::LaunchFuncOp launch) {
+      Value kernel = kernelFor(launch);
+      if (!kernel)
+        return WalkResult::interrupt();
+      kernels_[launch] = kernel;
+      return WalkResult::advance();
+    });
+    return failure(result.wasInterrupted());
+  }
+
+  Value kernelOf(Operation *launch) const { return kernels_.lookup(launch); }
+
+private:
+  Value kernelFor(gpux::LaunchFuncOp launch) {
+    auto binary = SymbolTable::lookupNearestSymbolFrom<gpu::BinaryOp>(
+        launch, launch.getKernel().getRootReference());
+    if (!binary) {
+      launch.emitOpError("kernel module @")
+          << launch.getKernelModuleName()
+          << " is not a gpu.binary: serialize it (gpu-module-to-binary with a SPIR-V "
+             "target) before convert-gpux-to-llvm";
+      return {};
+    }
+    auto objects = binary.getObjects();
+    if (objects.size() != 1) {
+      launch.emitOpError("gpu.binary @")
+          << binary.getName() << " holds " << objects.size()
+          << " objects; one SPIR-V object is expected";
+      return {};
+    }
+    StringRef spirv = llvm::cast<gpu::ObjectAttr>(objects[0]).getObject().getValue();
+    Value stream = launch.getGpuxStream();
+    Location loc = launch.getLoc();
+    OpBuilder b(module_.getContext());
+
+    const void *key = stream.getAsOpaquePointer();
+    Value &moduleHandle = modules_[{key, binary.getName().str()}];
+    if (!moduleHandle) {
+      auto blob = constantBytes(module_, ("__gpux_spirv_" + binary.getName()).str(), spirv);
+      Value s = streamPtr(b, stream);
+      after(b, stream);
+      Value blobPtr = LLVM::AddressOfOp::create(b, loc, blob);
+      Value size = i64Constant(b, loc, int64_t(spirv.size()));
+      moduleHandle = call(b, loc, w_.moduleLoad, {s, blobPtr, size});
+      last_[stream] = moduleHandle.getDefiningOp();
+    }
+    Value &kernelHandle =
+        kernelHandles_[{key, binary.getName().str(), launch.getKernelName().str()}];
+    if (!kernelHandle) {
+      std::string name = launch.getKernelName().str();
+      name.push_back('\0');
+      auto nameGlobal = constantBytes(
+          module_, ("__gpux_name_" + binary.getName() + "_" + launch.getKernelName()).str(),
+          name);
+      Value s = streamPtr(b, stream);
+      after(b, stream);
+      Value namePtr = LLVM::AddressOfOp::create(b, loc, nameGlobal);
+      kernelHandle = call(b, loc, w_.kernelGet, {s, moduleHandle, namePtr});
+      last_[stream] = kernelHandle.getDefiningOp();
+    }
+    return kernelHandle;
+  }
+
+  // Positions `b` after the handles already made for `stream` (or right
+  // after the stream's definition).
+  void after(OpBuilder &b, Value stream) {
+    if (Operation *last = last_.lookup(stream))
+      b.setInsertionPointAfter(last);
+    else
+      b.setInsertionPointAfterValue(stream);
+  }
+
+  // The stream as the runtime's pointer (an unrealized cast the conversion
+  // of the stream's definition makes redundant).
+  Value streamPtr(OpBuilder &b, Value stream) {
+    auto &ptr = ptrs_[stream];
+    if (!ptr) {
+      after(b, stream);
+      ptr = UnrealizedConversionCastOp::create(b, stream.getLoc(),
+                                               LLVM::LLVMPointerType::get(b.getContext()),
+                                               stream)
+                .getResult(0);
+      last_[stream] = ptr.getDefiningOp();
+    }
+    return ptr;
+  }
+
+  ModuleOp module_;
+  const Wrappers &w_;
+  llvm::DenseMap<Value, Value> ptrs_;
+  llvm::DenseMap<Value, Operation *> last_;
+  // Keyed by the stream's opaque pointer and the binary (and kernel) name.
+  std::map<std::pair<const void *, std::string>, Value> modules_;
+  std::map<std::tuple<const void *, std::string, std::string>, Value> kernelHandles_;
+  llvm::DenseMap<Operation *, Value> kernels_;
+};
+
+template <typename Op> class WrapperPattern : public ConvertOpToLLVMPattern<Op> {
+public:
+  WrapperPattern(const LLVMTypeConverter &converter, const Wrappers &w)
+      : ConvertOpToLLVMPattern<Op>(converter), w_(w) {}
+
+protected:
+  const Wrappers &w_;
+};
+
+struct CreateStreamLowering : WrapperPattern<gpux::CreateStreamOp> {
+  using WrapperPattern::WrapperPattern;
+  LogicalResult matchAndRewrite(gpux::CreateStreamOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value stream = call(rewriter, loc, w_.createStream,
+                        {nullPtr(rewriter, loc), nullPtr(rewriter, loc)});
+    rewriter.replaceOp(op, stream);
+    return success();
+  }
+};
+
+struct DestroyStreamLowering : WrapperPattern<gpux::DestroyStreamOp> {
+  using WrapperPattern::WrapperPattern;
+  LogicalResult matchAndRewrite(gpux::DestroyStreamOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    call(rewriter, op.getLoc(), w_.streamDestroy, {adaptor.getGpuxStream()});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+// The results of an op that may be async: its own values, then a null token.
+void replaceWithToken(ConversionPatternRewriter &rewriter, Operation *op,
+                      SmallVector<Value> values, bool async) {
+  if (async)
+    values.push_back(nullPtr(rewriter, op->getLoc()));
+  rewriter.replaceOp(op, values);
+}
+
+struct AllocLowering : WrapperPattern<gpux::AllocOp> {
+  using WrapperPattern::WrapperPattern;
+  LogicalResult matchAndRewrite(gpux::AllocOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = llvm::cast<MemRefType>(op.getMemref().getType());
+    if (!isConvertibleAndHasIdentityMaps(type))
+      return rewriter.notifyMatchFailure(op, "needs an identity-layout memref");
+    Location loc = op.getLoc();
+    SmallVector<Value> sizes, strides;
+    Value bytes;
+    getMemRefDescriptorSizes(loc, type, adaptor.getDynamicSizes(), rewriter, sizes, strides,
+                             bytes);
+    Value shared = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
+                                            rewriter.getBoolAttr(op.getHostShared()));
+    Value ptr = call(rewriter, loc, w_.memAlloc,
+                     {adaptor.getGpuxStream(), bytes, i64Constant(rewriter, loc, 0), shared});
+    Value descriptor = createMemRefDescriptor(loc, type, ptr, ptr, sizes, strides, rewriter);
+    replaceWithToken(rewriter, op, {descriptor}, bool(op.getAsyncToken()));
+    return success();
+  }
+};
+
+struct DeallocLowering : WrapperPattern<gpux::DeallocOp> {
+  using WrapperPattern::WrapperPattern;
+  LogicalResult matchAndRewrite(gpux::DeallocOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value ptr = MemRefDescriptor(adaptor.getMemref()).allocatedPtr(rewriter, loc);
+    call(rewriter, loc, w_.memFree, {adaptor.getGpuxStream(), ptr});
+    replaceWithToken(rewriter, op, {}, bool(op.getAsyncToken()));
+    return success();
+  }
+};
+
+struct MemcpyLowering : WrapperPattern<gpux::MemcpyOp> {
+  using WrapperPattern::WrapperPattern;
+  LogicalResult matchAndRewrite(gpux::MemcpyOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = llvm::cast<MemRefType>(op.getSrc().getType());
+    if (!isConvertibleAndHasIdentityMaps(type) ||
+        !isConvertibleAndHasIdentityMaps(llvm::cast<MemRefType>(op.getDst().getType())))
+      return rewriter.notifyMatchFailure(op, "needs identity-layout memrefs");
+    Location loc = op.getLoc();
+    MemRefDescriptor src(adaptor.getSrc()), dst(adaptor.getDst());
+    Value bytes = getSizeInBytes(loc, type.getElementType(), rewriter);
+    for (unsigned d = 0; d < unsigned(type.getRank()); ++d)
+      bytes = LLVM::MulOp::create(rewriter, loc, bytes, src.size(rewriter, loc, d));
+    const LLVMTypeConverter &converter = *getTypeConverter();
+    call(rewriter, loc, w_.memCopy,
+         {adaptor.getGpuxStream(), dst.bufferPtr(rewriter, loc, converter, type),
+          src.bufferPtr(rewriter, loc, converter, type), bytes});
+    replaceWithToken(rewriter, op, {}, bool(op.getAsyncToken()));
+    return success();
+  }
+};
+
+struct WaitLowering : WrapperPattern<gpux::WaitOp> {
+  using WrapperPattern::WrapperPattern;
+  LogicalResult matchAndRewrite(gpux::WaitOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    // The async form orders nothing beyond the stream's own order.
+    if (!op.getAsyncToken())
+      call(rewriter, op.getLoc(), w_.wait, {adaptor.getGpuxStream()});
+    replaceWithToken(rewriter, op, {}, bool(op.getAsyncToken()));
+    return success();
+  }
+};
+
+// Allocates `count` elements of `elementType` on the stack; returns the pointer.
+Value stackArray(OpBuilder &b, Location loc, Type elementType, int64_t count) {
+  return LLVM::AllocaOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()), elementType,
+                                i64Constant(b, loc, count));
+}
+
+struct LaunchLowering : WrapperPattern<gpux::LaunchFuncOp> {
+  LaunchLowering(const LLVMTypeConverter &converter, const Wrappers &w,
+                 const KernelHandles &handles)
+      : WrapperPattern(converter, w), handles_(handles) {}
+
+  LogicalResult matchAndRewrite(gpux::LaunchFuncOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Type ptr = LLVM::LLVMPointerType::get(ctx);
+    Type i64 = rewriter.getI64Type();
+    const LLVMTypeConverter &converter = *getTypeConverter();
+
+    // ParamDesc {void *data, size_t size}[n + 1], each data a stack slot
+    // holding the argument: a memref's buffer pointer or the scalar.
+    auto paramDesc = LLVM::LLVMStructType::getLiteral(ctx, {ptr, i64});
+    size_t n = op.getKernelOperands().size();
+    bool shared = bool(op.getDynamicSharedMemorySize());
+    size_t slots = n + (shared ? 1 : 0);
+    Value params = stackArray(rewriter, loc, paramDesc, int64_t(slots + 1));
+    auto setParam = [&](size_t i, Value data, Value size) {
+      Value entry = LLVM::GEPOp::create(rewriter, loc, ptr, paramDesc, params,
+                                        ArrayRef<LLVM::GEPArg>{int32_t(i)});
+      Value dataField = LLVM::GEPOp::create(rewriter, loc, ptr, paramDesc, entry,
+                                            ArrayRef<LLVM::GEPArg>{0, 0});
+      Value sizeField = LLVM::GEPOp::create(rewriter, loc, ptr, paramDesc, entry,
+                                            ArrayRef<LLVM::GEPArg>{0, 1});
+      LLVM::StoreOp::create(rewriter, loc, data, dataField);
+      LLVM::StoreOp::create(rewriter, loc, size, sizeField);
+    };
+    for (auto [i, original, converted] :
+         llvm::enumerate(op.getKernelOperands(), adaptor.getKernelOperands())) {
+      Value value = converted;
+      if (auto memref = llvm::dyn_cast<MemRefType>(original.getType()))
+        value = MemRefDescriptor(converted).bufferPtr(rewriter, loc, converter, memref);
+      Value slot = stackArray(rewriter, loc, value.getType(), 1);
+      LLVM::StoreOp::create(rewriter, loc, value, slot);
+      setParam(i, slot, getSizeInBytes(loc, value.getType(), rewriter));
+    }
+    if (shared) // the local-memory argument's place; its size is sharedMemBytes
+      setParam(n, nullPtr(rewriter, loc), i64Constant(rewriter, loc, 1));
+    setParam(slots, nullPtr(rewriter, loc), i64Constant(rewriter, loc, 0));
+
+    // EventDesc {void *event}[m + 1]: the launch events this launch waits for.
+    SmallVector<Value> events;
+    for (auto [original, converted] :
+         llvm::zip(op.getAsyncDependencies(), adaptor.getAsyncDependencies())) {
+      Operation *def = original.getDefiningOp();
+      if (def && isa<gpux::GPUXDialect>(def->getDialect()) && !isa<gpux::LaunchFuncOp>(def))
+        continue; // ordered by the stream: its token is null
+      events.push_back(converted);
+    }
+    Value deps = nullPtr(rewriter, loc);
+    if (!events.empty()) {
+      auto eventDesc = LLVM::LLVMStructType::getLiteral(ctx, {ptr});
+      deps = stackArray(rewriter, loc, eventDesc, int64_t(events.size() + 1));
+      events.push_back(nullPtr(rewriter, loc));
+      for (auto [i, e] : llvm::enumerate(events)) {
+        Value entry = LLVM::GEPOp::create(rewriter, loc, ptr, eventDesc, deps,
+                                          ArrayRef<LLVM::GEPArg>{int32_t(i), 0});
+        LLVM::StoreOp::create(rewriter, loc, e, entry);
+      }
+    }
+
+    Value sharedBytes = i64Constant(rewriter, loc, 0);
+    if (shared)
+      sharedBytes = LLVM::ZExtOp::create(rewriter, loc, i64, adaptor.getDynamicSharedMemorySize());
+    // index operands are i64 after the conversion, as size_t is.
+    Value event = call(rewriter, loc, w_.launchKernel,
+                       {adaptor.getGpuxStream(), handles_.kernelOf(op), adaptor.getGridSizeX(),
+                        adaptor.getGridSizeY(), adaptor.getGridSizeZ(), adaptor.getBlockSizeX(),
+                        adaptor.getBlockSizeY(), adaptor.getBlockSizeZ(), sharedBytes, params,
+                        deps});
+    if (!op.getAsyncToken()) {
+      // A synchronous launch returns once the kernel has run.
+      call(rewriter, loc, w_.wait, {adaptor.getGpuxStream()});
+      rewriter.eraseOp(op);
+      return success();
+    }
+    rewriter.replaceOp(op, event);
+    return success();
+  }
+
+private:
+  const KernelHandles &handles_;
+};
+
+struct ConvertGPUXToLLVM : impl::ConvertGPUXToLLVMBase<ConvertGPUXToLLVM> {
+  using ConvertGPUXToLLVMBase::ConvertGPUXToLLVMBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (runtime == "sycl") {
+      // Report at the first gpux op: there is nothing to lower otherwise.
+      module.walk([&](Operation *op) {
+        if (!isa<gpux::GPUXDialect>(op->getDialect()))
+          return WalkResult::advance();
+        op->emitError("the SYCL runtime is not available in this build: no SYCL "
+                      "implementation exists for this platform (Debian 12); lower with "
+                      "runtime=level_zero");
+        signalPassFailure();
+        return WalkResult::interrupt();
+      });
+      return;
+    }
+    if (runtime != "level_zero") {
+      module.emitError("convert-gpux-to-llvm: unknown runtime '")
+          << runtime << "' (level_zero or sycl)";
+      return signalPassFailure();
+    }
+
+    bool any = false;
+    module.walk([&](Operation *op) {
+      any = any || isa<gpux::GPUXDialect>(op->getDialect());
+    });
+    Wrappers w;
+    if (any)
+      w = Wrappers::declare(module);
+    KernelHandles handles(module, w);
+    if (failed(handles.prepare()))
+      return signalPassFailure();
+
+    MLIRContext *ctx = &getContext();
+    LLVMTypeConverter converter(ctx);
+    converter.addConversion(
+        [ctx](gpux::StreamType) -> Type { return LLVM::LLVMPointerType::get(ctx); });
+    converter.addConversion(
+        [ctx](gpu::AsyncTokenType) -> Type { return LLVM::LLVMPointerType::get(ctx); });
+    LLVMConversionTarget target(*ctx);
+    target.addIllegalDialect<gpux::GPUXDialect>();
+    target.addLegalOp<UnrealizedConversionCastOp, gpu::GPUModuleOp, gpu::BinaryOp>();
+    target.markOpRecursivelyLegal<gpu::GPUModuleOp>();
+    RewritePatternSet patterns(ctx);
+    populateConversionTargetFromOperation(module, target, converter, patterns);
+    patterns.add<CreateStreamLowering, DestroyStreamLowering, AllocLowering, DeallocLowering,
+                 MemcpyLowering, WaitLowering>(converter, w);
+    patterns.add<LaunchLowering>(converter, w, handles);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+
+    // The SPIR-V now lives in globals: binaries no launch refers to go.
+    for (auto binary : llvm::make_early_inc_range(module.getOps<gpu::BinaryOp>()))
+      if (SymbolTable::symbolKnownUseEmpty(binary, module))
+        binary.erase();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<mlir::Pass> createConvertGPUXToLLVMPass(Runtime runtime) {
+  ConvertGPUXToLLVMOptions options;
+  options.runtime = runtime == Runtime::sycl ? "sycl" : "level_zero";
+  return std::make_unique<ConvertGPUXToLLVM>(options);
+}
+
+} // namespace imex
