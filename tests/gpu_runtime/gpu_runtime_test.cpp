@@ -481,8 +481,8 @@ TEST_F(GpuRuntimeErrors, FreeOfAForeignPointer) {
 }
 
 TEST_F(GpuRuntimeErrors, UnloadOfSomethingElse) {
-    int notAModule = 0;
-    gpuModuleUnload(&notAModule);
+    uint64_t notAModule[4] = {}; // readable: the tag check reads the first 8 bytes
+    gpuModuleUnload(notAModule);
     expectError("gpuModuleUnload", "module is not a live object");
     gpuModuleUnload(nullptr);
     expectError("gpuModuleUnload", "module is NULL");

@@ -295,12 +295,12 @@ TEST_F(MgpuRuntime, UnknownKernelAndBadModule) {
 
 TEST_F(MgpuRuntime, ForeignPointersAndEvents) {
     void *s = mgpuStreamCreate();
-    int local = 0;
-    mgpuMemFree(&local, s);
+    uint64_t local[4] = {}; // readable: the tag check reads the first 8 bytes
+    mgpuMemFree(local, s);
     expectError("mgpuMemFree", "not USM of this stream's context");
-    mgpuEventDestroy(&local);
+    mgpuEventDestroy(local);
     expectError("mgpuEventDestroy", "not made by mgpuEventCreate");
-    mgpuStreamSynchronize(&local);
+    mgpuStreamSynchronize(local);
     expectError("mgpuStreamSynchronize", "stream is not a live object");
     mgpuStreamDestroy(s);
 }
