@@ -46,15 +46,14 @@ parseAsyncDependencies(OpAsmParser &parser, Type &asyncTokenType,
 static void printAsyncDependencies(OpAsmPrinter &printer, Operation *,
                                    Type asyncTokenType,
                                    OperandRange deps) {
+  // A trailing space: the stream operand that follows may be parenthesized.
   if (asyncTokenType)
-    printer << "async";
+    printer << "async ";
   if (deps.empty())
     return;
-  if (asyncTokenType)
-    printer << ' ';
   printer << '[';
   llvm::interleaveComma(deps, printer);
-  printer << ']';
+  printer << "] ";
 }
 
 static ParseResult

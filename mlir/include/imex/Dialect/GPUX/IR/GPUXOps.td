@@ -51,7 +51,7 @@ def GPUX_AllocOp : GPUX_Op<"alloc", [AttrSizedOperandSegments]> {
                  Optional<GPU_AsyncToken>:$asyncToken);
   let assemblyFormat = [{
     custom<AsyncDependencies>(type($asyncToken), $asyncDependencies)
-    (` ` `host_shared` $hostShared^)? `(` $gpux_stream (`,` $dynamicSizes^)? `)`
+    (`host_shared` $hostShared^)? `(` $gpux_stream (`,` $dynamicSizes^)? `)`
     (`[` $symbolOperands^ `]`)? attr-dict `:` type($memref)
   }];
   let hasVerifier = 1;
