@@ -62,6 +62,30 @@ Setup &setup() {
     return s;
 }
 
+// The loop of every launch case: two warm-up rounds (PoCL compiles at the
+// first launch; pools reach their size), then the timed launches with a
+// synchronisation every kBatch, and the heap allocations they made.
+template <typename Launch, typename Sync>
+void batchedLaunches(benchmark::State &state, const char *name, Launch &&launch, Sync &&sync) {
+    for (int round = 0; round < 2; ++round) {
+        for (int64_t i = 0; i < bench::kBatch; ++i)
+            launch(i);
+        sync();
+    }
+    bench::AllocCount before = bench::threadAllocations();
+    int64_t n = 0;
+    {
+        bench::InstructionWindow window(state, name);
+        for (auto _ : state) {
+            launch(n);
+            if (++n % bench::kBatch == 0)
+                sync();
+        }
+    }
+    bench::publishAllocations(state, before);
+    sync();
+}
+
 void Launch_Raw(benchmark::State &state) {
     ze_module_handle_t module = setup().ze.createModule(setup().spirv);
     ze_kernel_handle_t kernel = bench::ZeSetup::createKernel(module, "empty4");
@@ -82,23 +106,8 @@ void Launch_Raw(benchmark::State &state) {
         for (ze_event_handle_t e : events)
             BENCH_ZE(zeEventHostReset(e));
     };
-    for (int round = 0; round < 2; ++round) { // PoCL compiles at the first launch
-        for (ze_event_handle_t e : events)
-            launch(e);
-        wait();
-    }
-    bench::AllocCount before = bench::threadAllocations();
-    int64_t n = 0;
-    {
-        bench::InstructionWindow window(state, __func__);
-        for (auto _ : state) {
-            launch(events[size_t(n % bench::kBatch)]);
-            if (++n % bench::kBatch == 0)
-                wait();
-        }
-    }
-    bench::publishAllocations(state, before);
-    wait();
+    batchedLaunches(
+        state, __func__, [&](int64_t i) { launch(events[size_t(i % bench::kBatch)]); }, wait);
     for (ze_event_handle_t e : events)
         zeEventDestroy(e);
     zeEventPoolDestroy(pool);
@@ -112,27 +121,13 @@ void Launch_RawNoEvent(benchmark::State &state) {
     ze_kernel_handle_t kernel = bench::ZeSetup::createKernel(module, "empty4");
     const auto &buffers = setup().buffers;
     const ze_group_count_t groups = {1, 1, 1};
-    auto launch = [&] {
+    auto launch = [&](int64_t) {
         for (uint32_t i = 0; i < kArgs; ++i)
             BENCH_ZE(zeKernelSetArgumentValue(kernel, i, sizeof(void *), &buffers[i]));
         BENCH_ZE(zeCommandListAppendLaunchKernel(setup().ze.list, kernel, &groups, nullptr, 0,
                                                  nullptr));
     };
-    for (int round = 0; round < 2; ++round) {
-        for (int64_t i = 0; i < bench::kBatch; ++i)
-            launch();
-        setup().ze.syncList();
-    }
-    int64_t n = 0;
-    {
-        bench::InstructionWindow window(state, __func__);
-        for (auto _ : state) {
-            launch();
-            if (++n % bench::kBatch == 0)
-                setup().ze.syncList();
-        }
-    }
-    setup().ze.syncList();
+    batchedLaunches(state, __func__, launch, [] { setup().ze.syncList(); });
     zeKernelDestroy(kernel);
     zeModuleDestroy(module);
 }
@@ -146,27 +141,11 @@ void Launch_GpuRuntime(benchmark::State &state) {
                                    {&buffers[2], sizeof(void *)},
                                    {&buffers[3], sizeof(void *)},
                                    {nullptr, 0}};
-    auto launch = [&] {
+    auto launch = [&](int64_t) {
         benchmark::DoNotOptimize(
             gpuLaunchKernel(stream, kernel, 1, 1, 1, 1, 1, 1, 0, params, nullptr));
     };
-    for (int round = 0; round < 2; ++round) { // the engine's event pool reaches its size
-        for (int64_t i = 0; i < bench::kBatch; ++i)
-            launch();
-        gpuWait(stream);
-    }
-    bench::AllocCount before = bench::threadAllocations();
-    int64_t n = 0;
-    {
-        bench::InstructionWindow window(state, __func__);
-        for (auto _ : state) {
-            launch();
-            if (++n % bench::kBatch == 0)
-                gpuWait(stream);
-        }
-    }
-    bench::publishAllocations(state, before);
-    gpuWait(stream);
+    batchedLaunches(state, __func__, launch, [&] { gpuWait(stream); });
 }
 
 void Launch_Mgpu(benchmark::State &state) {
@@ -176,23 +155,10 @@ void Launch_Mgpu(benchmark::State &state) {
     void *stream = mgpuStreamCreate();
     auto buffers = setup().buffers;
     void *params[kArgs] = {&buffers[0], &buffers[1], &buffers[2], &buffers[3]};
-    auto launch = [&] { mgpuLaunchKernel(function, 1, 1, 1, 1, 1, 1, 0, stream, params, nullptr, kArgs); };
-    for (int round = 0; round < 2; ++round) { // PoCL compiles at the first launch
-        for (int64_t i = 0; i < bench::kBatch; ++i)
-            launch();
-        mgpuStreamSynchronize(stream);
-    }
-    bench::AllocCount before = bench::threadAllocations();
-    int64_t n = 0;
-    {
-        bench::InstructionWindow window(state, __func__);
-        for (auto _ : state) {
-            launch();
-            if (++n % bench::kBatch == 0)
-                mgpuStreamSynchronize(stream);
-        }
-    }
-    bench::publishAllocations(state, before);
+    auto launch = [&](int64_t) {
+        mgpuLaunchKernel(function, 1, 1, 1, 1, 1, 1, 0, stream, params, nullptr, kArgs);
+    };
+    batchedLaunches(state, __func__, launch, [&] { mgpuStreamSynchronize(stream); });
     mgpuStreamDestroy(stream);
     mgpuModuleUnload(module);
 }

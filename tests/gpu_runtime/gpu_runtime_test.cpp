@@ -1,9 +1,7 @@
 // The gpu* wrappers through the loader, the project's driver and the
 // validation layer: results checked against the host, errors through a
 // recording handler.
-#include "imex_gpu_runtime.h"
-
-#include <gtest/gtest.h>
+#include "gpu_test_support.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -17,18 +15,9 @@
 
 namespace {
 
-std::vector<char> readFile(const char *path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-// Records failures instead of aborting, so error paths can be tested.
-struct Recorder {
-    std::vector<std::string> messages;
-    static void handle(const char *message, void *self) {
-        static_cast<Recorder *>(self)->messages.push_back(message);
-    }
-};
+using gputest::readFile;
+using gputest::Recorder;
+using gputest::UserContext;
 
 class GpuRuntime : public ::testing::Test {
 protected:
@@ -177,23 +166,14 @@ TEST_F(GpuRuntime, EventsAreRecycledByWait) {
 }
 
 TEST_F(GpuRuntime, UserStreamObjectsOutliveTheWrapper) {
-    ze_driver_handle_t driver;
-    ze_device_handle_t device;
-    uint32_t count = 1;
-    ASSERT_EQ(zeDriverGet(&count, &driver), ZE_RESULT_SUCCESS);
-    count = 1;
-    ASSERT_EQ(zeDeviceGet(driver, &count, &device), ZE_RESULT_SUCCESS);
-    ze_context_desc_t cdesc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0};
-    ze_context_handle_t context;
-    ASSERT_EQ(zeContextCreate(driver, &cdesc, &context), ZE_RESULT_SUCCESS);
-    ze_command_queue_desc_t qdesc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, nullptr, 0, 0, 0,
-                                     ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
-                                     ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
-    ze_command_list_handle_t list;
-    ASSERT_EQ(zeCommandListCreateImmediate(context, device, &qdesc, &list), ZE_RESULT_SUCCESS);
+    UserContext user;
+    ze_device_handle_t device = user.device;
+    ze_context_handle_t context = user.context;
+    ze_command_list_handle_t list = user.immediateList();
+    ASSERT_NE(list, nullptr);
 
-    imex_gpu_l0_stream_t user = {list, device, context};
-    void *userStream = gpuCreateStreamFromUser(&user);
+    imex_gpu_l0_stream_t wrapped = {list, device, context};
+    void *userStream = gpuCreateStreamFromUser(&wrapped);
     ASSERT_NE(userStream, nullptr) << lastError();
     void *onContext = gpuCreateStream(device, context);
     ASSERT_NE(onContext, nullptr) << lastError();
@@ -235,7 +215,6 @@ TEST_F(GpuRuntime, UserStreamObjectsOutliveTheWrapper) {
     EXPECT_EQ(zeEventDestroy(done), ZE_RESULT_SUCCESS);
     EXPECT_EQ(zeEventPoolDestroy(pool), ZE_RESULT_SUCCESS);
     EXPECT_EQ(zeCommandListDestroy(list), ZE_RESULT_SUCCESS);
-    EXPECT_EQ(zeContextDestroy(context), ZE_RESULT_SUCCESS);
 }
 
 TEST_F(GpuRuntime, ConcurrentStreamsOnTwoThreads) {
@@ -294,22 +273,10 @@ TEST_F(GpuRuntime, FreeRightAfterQueuedWorkWaitsForIt) {
 
 TEST_F(GpuRuntime, DeferredFreesHappenWithoutAWait) {
     // A user context, so the allocations can be looked up after the stream is gone.
-    ze_driver_handle_t driver;
-    ze_device_handle_t device;
-    uint32_t count = 1;
-    ASSERT_EQ(zeDriverGet(&count, &driver), ZE_RESULT_SUCCESS);
-    count = 1;
-    ASSERT_EQ(zeDeviceGet(driver, &count, &device), ZE_RESULT_SUCCESS);
-    ze_context_desc_t cdesc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0};
-    ze_context_handle_t context;
-    ASSERT_EQ(zeContextCreate(driver, &cdesc, &context), ZE_RESULT_SUCCESS);
-    auto isAllocated = [&](void *p) {
-        ze_memory_allocation_properties_t props = {ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
-        EXPECT_EQ(zeMemGetAllocProperties(context, p, &props, nullptr), ZE_RESULT_SUCCESS);
-        return props.type != ZE_MEMORY_TYPE_UNKNOWN;
-    };
+    UserContext user;
+    auto isAllocated = [&](void *p) { return user.owns(p); };
 
-    void *s = gpuCreateStream(device, context);
+    void *s = gpuCreateStream(user.device, user.context);
     ASSERT_NE(s, nullptr) << lastError();
     void *k = gpuKernelGet(s, gpuModuleLoad(s, spirv.data(), spirv.size()), "increment");
     // Frees that pile up without a wait are released once their work is
@@ -343,7 +310,6 @@ TEST_F(GpuRuntime, DeferredFreesHappenWithoutAWait) {
     for (int *p : freed)
         EXPECT_FALSE(isAllocated(p));
     EXPECT_FALSE(isAllocated(extra));
-    EXPECT_EQ(zeContextDestroy(context), ZE_RESULT_SUCCESS);
 }
 
 TEST_F(GpuRuntime, RepeatedWaitsAndLoadsAreCheap) {
@@ -386,17 +352,11 @@ TEST_F(GpuRuntime, ChangedBytesAtAReusedAddressAreAnotherModule) {
 // gpuCreateStream's forms: ours (device and context handles) and IMEX's
 // (a pointer to a ze_device_type_t, a context, either or neither).
 TEST_F(GpuRuntime, CreateStreamAcceptsImexForms) {
-    ze_driver_handle_t driver;
-    ze_device_handle_t device;
-    uint32_t count = 1;
-    ASSERT_EQ(zeDriverGet(&count, &driver), ZE_RESULT_SUCCESS);
-    count = 1;
-    ASSERT_EQ(zeDeviceGet(driver, &count, &device), ZE_RESULT_SUCCESS);
+    UserContext user;
+    ze_device_handle_t device = user.device;
+    ze_context_handle_t context = user.context;
     ze_device_properties_t props = {ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
     ASSERT_EQ(zeDeviceGetProperties(device, &props), ZE_RESULT_SUCCESS);
-    ze_context_desc_t cdesc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0};
-    ze_context_handle_t context;
-    ASSERT_EQ(zeContextCreate(driver, &cdesc, &context), ZE_RESULT_SUCCESS);
     ze_device_type_t type = props.type;
 
     auto runs = [&](void *s) {
@@ -430,7 +390,6 @@ TEST_F(GpuRuntime, CreateStreamAcceptsImexForms) {
     EXPECT_NE(errors.messages[0].find("no Level Zero device of type"), std::string::npos)
         << errors.messages[0];
     errors.messages.clear();
-    EXPECT_EQ(zeContextDestroy(context), ZE_RESULT_SUCCESS);
 }
 
 // ---- Errors reach the handler with the function's name and the cause.

@@ -2,10 +2,8 @@
 // the kernel's signature, binding to a framework's engine and stream, events,
 // deferred frees, and the errors lowered code cannot check (reported to the
 // gpu* error handler). The MLIR programs themselves run in the lit tests.
-#include "imex_gpu_runtime.h"
+#include "gpu_test_support.hpp"
 #include "imex_l0_mlir_runtime.h"
-
-#include <gtest/gtest.h>
 
 #include <cstring>
 #include <fstream>
@@ -15,39 +13,17 @@
 
 namespace {
 
-std::vector<char> readFile(const char *path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using gputest::readFile;
+using gputest::Recorder;
 
-struct Recorder {
-    std::vector<std::string> messages;
-    static void handle(const char *message, void *self) {
-        static_cast<Recorder *>(self)->messages.push_back(message);
-    }
-};
-
-// A framework's own objects: context, immediate list, engine, interop stream.
-struct Framework {
-    ze_driver_handle_t driver = nullptr;
-    ze_device_handle_t device = nullptr;
-    ze_context_handle_t context = nullptr;
-    ze_command_list_handle_t list = nullptr;
+// A framework's own objects: context (UserContext), immediate list, engine,
+// interop stream.
+struct Framework : gputest::UserContext {
+    ze_command_list_handle_t list = immediateList();
     imex_l0_engine_t engine = nullptr;
     imex_l0_stream_t stream = nullptr;
 
     Framework() {
-        EXPECT_EQ(zeInit(0), ZE_RESULT_SUCCESS);
-        uint32_t n = 1;
-        EXPECT_EQ(zeDriverGet(&n, &driver), ZE_RESULT_SUCCESS);
-        n = 1;
-        EXPECT_EQ(zeDeviceGet(driver, &n, &device), ZE_RESULT_SUCCESS);
-        ze_context_desc_t cdesc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0};
-        EXPECT_EQ(zeContextCreate(driver, &cdesc, &context), ZE_RESULT_SUCCESS);
-        ze_command_queue_desc_t qdesc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, nullptr, 0, 0, 0,
-                                         ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
-                                         ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
-        EXPECT_EQ(zeCommandListCreateImmediate(context, device, &qdesc, &list), ZE_RESULT_SUCCESS);
         EXPECT_EQ(imex_l0_interop_engine_create(&engine, driver, device, context), imex_l0_success);
         EXPECT_EQ(imex_l0_interop_stream_create(&stream, engine, list), imex_l0_success);
     }
@@ -55,12 +31,6 @@ struct Framework {
         EXPECT_EQ(imex_l0_stream_destroy(stream), imex_l0_success);
         EXPECT_EQ(imex_l0_engine_destroy(engine), imex_l0_success) << imex_l0_last_error_message();
         EXPECT_EQ(zeCommandListDestroy(list), ZE_RESULT_SUCCESS);
-        EXPECT_EQ(zeContextDestroy(context), ZE_RESULT_SUCCESS);
-    }
-    bool owns(void *ptr) const {
-        ze_memory_allocation_properties_t props = {ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
-        return zeMemGetAllocProperties(context, ptr, &props, nullptr) == ZE_RESULT_SUCCESS &&
-               props.type != ZE_MEMORY_TYPE_UNKNOWN;
     }
 };
 
