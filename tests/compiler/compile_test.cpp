@@ -335,3 +335,34 @@ TEST(Compile, TranslatorDefectsAreLegalised) {
                         " o[get_global_id(0)] = t[get_global_id(0) % 4]; }",
                         "-cl-opt-disable"));
 }
+
+// ---- Inputs that used to end the host process inside the SPIR-V translator.
+
+TEST(CompileHostile, InlineAssemblyIsACompileErrorAtItsLocation) {
+    const char *source = "kernel void k(global int *p) {\n"
+                         "    int x = p[0];\n"
+                         "    __asm__(\"add %0, %0, 1\" : \"+r\"(x));\n"
+                         "    p[0] = x;\n"
+                         "}\n";
+    Build b = compile(source);
+    EXPECT_EQ(b.status, imex_l0_compile_error) << b.log;
+    if (!subprocessMode())
+        EXPECT_NE(b.log.find("kernel.cl:3:13: error: inline assembly is not supported"),
+                  std::string::npos)
+            << b.log;
+    // The process lives on and the next compile works.
+    expectValid(compile(kVectorAdd));
+}
+
+TEST(CompileHostile, IntegerDotProductIsACompileError) {
+    const char *source = "kernel void k(global char4 *a, global char4 *b, global int *o) {\n"
+                         "    size_t i = get_global_id(0);\n"
+                         "    o[i] = dot(a[i], b[i]);\n"
+                         "}\n";
+    Build b = compile(source, "-cl-std=CL3.0 -cl-ext=+__opencl_c_integer_dot_product_input_4x8bit");
+    EXPECT_EQ(b.status, imex_l0_compile_error) << b.log;
+    if (!subprocessMode() && b.log.find("undeclared") == std::string::npos)
+        EXPECT_NE(b.log.find("needs the SPV_KHR_integer_dot_product extension"), std::string::npos)
+            << b.log;
+    expectValid(compile(kVectorAdd));
+}

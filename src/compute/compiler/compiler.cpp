@@ -2,6 +2,8 @@
 // optimizeAndLegalize -> llvm::writeSpirv -> validateSpirv.
 #include "compiler.hpp"
 
+#include <atomic>
+#include <csignal>
 #include <mutex>
 #include <sstream>
 #include <vector>
@@ -17,14 +19,17 @@
 #include <clang/Frontend/Utils.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/CrashRecoveryContext.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <LLVMSPIRVLib/LLVMSPIRVLib.h>
 
+#include "config.hpp"
 #include "legalize.hpp"
 #include "restricted_fs.hpp"
+#include "screen.hpp"
 
 namespace imex_l0::compiler {
 namespace {
@@ -35,6 +40,31 @@ namespace {
 // work on per-compile CompilerInstance/LLVMContext objects, which LLVM
 // supports from several threads, and run concurrently.
 std::mutex translatorMutex;
+
+std::atomic<bool> crashedBefore{false};
+
+// Runs one stage of a compile; false if it crashed, which is written to the
+// log and makes the in-process compiler untrusted for the rest of the process.
+// No lock of ours may be taken inside `stage`: a crash skips its unwinding.
+bool contained(const char *name, llvm::raw_ostream &log, llvm::function_ref<void()> stage) {
+    static std::once_flag enabled;
+    std::call_once(enabled, [] { llvm::CrashRecoveryContext::Enable(); });
+    llvm::CrashRecoveryContext context;
+    if (context.RunSafely(stage))
+        return true;
+    crashedBefore.store(true);
+    log << "error: internal compiler error in " << name
+        << ": it crashed on this input; the process goes on, and later compiles in this "
+           "process use the subprocess compiler (clang-15 | llvm-spirv-15)\n";
+    return false;
+}
+
+// IMEX_L0_COMPILER_FAULT=crash-translator: the next translation crashes.
+void injectedCrash() {
+    static std::atomic<bool> fired{false};
+    if (config().fault == "crash-translator" && !fired.exchange(true))
+        std::raise(SIGSEGV);
+}
 
 std::vector<std::string> cc1Arguments(const BuildOptions &options) {
     std::vector<std::string> args = {
@@ -178,6 +208,8 @@ std::optional<std::string> preprocessInProcess(const CompileRequest &request) {
     return text;
 }
 
+bool inProcessTrusted() { return !crashedBefore.load(); }
+
 CompileResult compileInProcess(const CompileRequest &request) {
     CompileResult result;
     llvm::raw_string_ostream log(result.log);
@@ -188,22 +220,45 @@ CompileResult compileInProcess(const CompileRequest &request) {
     diagOptions->ShowOptionNames = true;
     clang::TextDiagnosticPrinter printer(log, diagOptions.get());
 
-    clang::CompilerInstance ci;
-    if (!setUp(ci, request, printer, diagOptions)) {
+    // On the heap, so that a crash can leave them unreleased: after one, their
+    // state cannot be trusted to destroy cleanly.
+    auto ci = std::make_unique<clang::CompilerInstance>();
+    auto context = std::make_unique<llvm::LLVMContext>();
+    std::unique_ptr<llvm::Module> module;
+    auto crashed = [&] {
+        ci.release();
+        context.release();
+        module.release();
+        log.flush();
+        result.spirv.clear();
+        return result;
+    };
+
+    if (!setUp(*ci, request, printer, diagOptions)) {
         log.flush();
         return result;
     }
 
-    llvm::LLVMContext context;
-    clang::EmitLLVMOnlyAction action(&context);
-    bool frontendOk = ci.ExecuteAction(action);
-    std::unique_ptr<llvm::Module> module = frontendOk ? action.takeModule() : nullptr;
+    clang::EmitLLVMOnlyAction action(context.get());
+    bool frontendOk = false;
+    if (!contained("the OpenCL C front end (clang)", log,
+                   [&] { frontendOk = ci->ExecuteAction(action); }))
+        return crashed();
+    module = frontendOk ? action.takeModule() : nullptr;
     if (!module) {
         log.flush();
         return result;
     }
+    std::string error = screenForTranslator(*module, ci->getSourceManager());
+    if (!error.empty()) {
+        log << error;
+        log.flush();
+        return result;
+    }
 
-    std::string error = optimizeAndLegalize(*module, request.options->optLevel);
+    if (!contained("the LLVM optimisation and legalisation passes", log,
+                   [&] { error = optimizeAndLegalize(*module, request.options->optLevel); }))
+        return crashed();
     if (!error.empty()) {
         log << "error: " << error << "\n";
         log.flush();
@@ -215,7 +270,13 @@ CompileResult compileInProcess(const CompileRequest &request) {
         std::lock_guard<std::mutex> lock(translatorMutex);
         SPIRV::TranslatorOpts opts(static_cast<SPIRV::VersionNumber>(request.spirvVersion));
         std::string translatorError;
-        if (!llvm::writeSpirv(module.get(), opts, spirv, translatorError)) {
+        bool translated = false;
+        if (!contained("the SPIR-V translator (LLVMSPIRVLib)", log, [&] {
+                injectedCrash();
+                translated = llvm::writeSpirv(module.get(), opts, spirv, translatorError);
+            }))
+            return crashed();
+        if (!translated) {
             log << "error: SPIR-V translation failed: " << translatorError << "\n";
             log.flush();
             return result;
@@ -223,7 +284,10 @@ CompileResult compileInProcess(const CompileRequest &request) {
     }
     result.spirv = spirv.str();
 
-    error = validateSpirv(result.spirv.data(), result.spirv.size(), request.spirvVersion);
+    if (!contained("the SPIR-V validator", log, [&] {
+            error = validateSpirv(result.spirv.data(), result.spirv.size(), request.spirvVersion);
+        }))
+        return crashed();
     if (!error.empty()) {
         log << "error: SPIR-V validation failed: " << error << "\n";
         log.flush();

@@ -32,7 +32,13 @@ struct CompileResult {
     std::string log;   // diagnostics; warnings on success
 };
 
+// A crash (a signal) inside clang, LLVM or the translator is contained: the
+// result is a compile error naming the stage, the objects of that compile
+// are leaked, not destroyed, and inProcessTrusted() is false from then on.
 CompileResult compileInProcess(const CompileRequest &request);
+// False once an in-process compile crashed: later compiles should not run
+// in this process's (possibly corrupted) compiler state.
+bool inProcessTrusted();
 
 // The source after preprocessing (clang -E with the same options, headers and
 // file system), or nullopt if preprocessing fails. Keys builds that read user

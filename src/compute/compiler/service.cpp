@@ -56,7 +56,10 @@ Service::Outcome Service::compile(std::string_view source, const char *optionTex
     request.headers = HeaderRegistry::instance().snapshot();
     request.spirvVersion = spirvVersion;
 
-    const bool subprocess = config().mode == "subprocess";
+    // After an in-process compile crashed, the rest go through the
+    // subprocess compiler (compiler.hpp), and their logs say so.
+    const bool untrusted = config().mode != "subprocess" && !inProcessTrusted();
+    const bool subprocess = config().mode == "subprocess" || untrusted;
     // Everything that decides the output, each field length-prefixed. The
     // registry digest stands for every header the source can include.
     std::string key = "imex_l0 compiler key 1";
@@ -91,6 +94,9 @@ Service::Outcome Service::compile(std::string_view source, const char *optionTex
         auto result = std::make_shared<CompileResult>(subprocess ? compileSubprocess(request)
                                                                  : compileInProcess(request));
         result->log.insert(0, options.warnings);
+        if (untrusted)
+            result->log.insert(0, "note: an in-process compile crashed earlier in this process; "
+                                  "this one ran in the subprocess compiler\n");
         if (!config().dumpDir.empty())
             dumpBuild(config().dumpDir, toHex(digest), request, *result);
         if (diskUsable)

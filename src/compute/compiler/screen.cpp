@@ -1,0 +1,76 @@
+#include "screen.hpp"
+
+#include <clang/Basic/SourceLocation.h>
+#include <clang/Basic/SourceManager.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/IR/Module.h>
+
+namespace imex_l0::compiler {
+
+namespace {
+
+// clang marks each inline assembly call with its source location (!srcloc).
+std::string locationOf(const llvm::CallBase &call, const clang::SourceManager &sources) {
+    const llvm::MDNode *srcloc = call.getMetadata("srcloc");
+    if (srcloc && srcloc->getNumOperands() > 0) {
+        if (auto *value = llvm::mdconst::dyn_extract<llvm::ConstantInt>(srcloc->getOperand(0))) {
+            auto loc = clang::SourceLocation::getFromRawEncoding(unsigned(value->getZExtValue()));
+            clang::PresumedLoc p = sources.getPresumedLoc(loc);
+            if (p.isValid())
+                return std::string(p.getFilename()) + ":" + std::to_string(p.getLine()) + ":" +
+                       std::to_string(p.getColumn());
+        }
+    }
+    return "kernel.cl";
+}
+
+// OpenCL C 3.0's integer dot products: dot() of integer vectors, dot_acc_sat,
+// dot_4x8packed_* (Itanium-mangled names of the builtins).
+bool isIntegerDotProduct(llvm::StringRef name) {
+    if (name.startswith("_Z11dot_acc_sat") || name.contains("dot_4x8packed") ||
+        name.contains("dot_acc_sat_4x8packed"))
+        return true;
+    if (!name.startswith("_Z3dotDv"))
+        return false;
+    // _Z3dotDv<N>_<element>...: f (float), d (double), Dh (half) are the
+    // floating-point forms.
+    size_t underscore = name.find('_', 3);
+    if (underscore == llvm::StringRef::npos || underscore + 1 >= name.size())
+        return false;
+    char element = name[underscore + 1];
+    return element != 'f' && element != 'd' && element != 'D';
+}
+
+} // namespace
+
+std::string screenForTranslator(const llvm::Module &module, const clang::SourceManager &sources) {
+    std::string errors;
+    for (const llvm::Function &f : module) {
+        for (const llvm::BasicBlock &block : f) {
+            for (const llvm::Instruction &inst : block) {
+                auto *call = llvm::dyn_cast<llvm::CallBase>(&inst);
+                if (!call)
+                    continue;
+                if (call->isInlineAsm()) {
+                    errors += locationOf(*call, sources) +
+                              ": error: inline assembly is not supported: the SPIR-V this "
+                              "compiler produces has no way to carry it (in function '" +
+                              f.getName().str() + "')\n";
+                } else if (const llvm::Function *callee = call->getCalledFunction();
+                           callee && isIntegerDotProduct(callee->getName())) {
+                    errors += "kernel.cl: error: integer dot product ('" +
+                              callee->getName().str() + "' in function '" + f.getName().str() +
+                              "') needs the SPV_KHR_integer_dot_product extension, which this "
+                              "compiler does not target: compute it with integer multiplies "
+                              "and adds\n";
+                }
+            }
+        }
+    }
+    return errors;
+}
+
+} // namespace imex_l0::compiler
