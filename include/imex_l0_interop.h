@@ -38,6 +38,11 @@
 extern "C" {
 #endif
 
+/** The library's version; imex_l0_get_version tells the one loaded at run time. */
+#define IMEX_L0_VERSION_MAJOR 0
+#define IMEX_L0_VERSION_MINOR 1
+#define IMEX_L0_VERSION_PATCH 0
+
 /** Status of every call. */
 typedef enum {
     imex_l0_success = 0,
@@ -53,6 +58,37 @@ typedef enum {
 IMEX_L0_API const char *imex_l0_status_str(imex_l0_status_t status);
 /** This thread's last failure message, "" if none. Valid until this thread's next call. */
 IMEX_L0_API const char *imex_l0_last_error_message(void);
+
+typedef struct {
+    uint32_t major, minor, patch;
+} imex_l0_version_t;
+/** The version of the library loaded (the header's macros are the one compiled against). */
+IMEX_L0_API imex_l0_status_t imex_l0_get_version(imex_l0_version_t *version);
+
+/* ----------------------------------------------------------------- Logging
+ * One line per event: "imex_l0,<level>,<event>,<fields...>", where <event> is
+ * engine_create, stream_create, kernel_create, compile, kernel_execute (info:
+ * with the host time in us and, for launches, the requested and the chosen
+ * local size), call (trace: every API call), or the name of an API function
+ * that failed (its status and message, logged from level info up: at the
+ * default level a failure reaches the caller only as a status and
+ * imex_l0_last_error_message). The level starts from IMEX_L0_VERBOSE
+ * (none|error|warn|info|trace, default warn). */
+typedef enum {
+    imex_l0_log_none = -1,
+    imex_l0_log_error = 0,
+    imex_l0_log_warn = 1,
+    imex_l0_log_info = 2,
+    imex_l0_log_trace = 3
+} imex_l0_log_level_t;
+typedef void (*imex_l0_log_callback_t)(imex_l0_log_level_t level, const char *line,
+                                       void *user_data);
+/** Process-wide; overrides IMEX_L0_VERBOSE. */
+IMEX_L0_API imex_l0_status_t imex_l0_set_log_level(imex_l0_log_level_t level);
+/** Lines go to callback (from any thread, one at a time) instead of stderr;
+ *  NULL restores stderr. */
+IMEX_L0_API imex_l0_status_t imex_l0_set_log_callback(imex_l0_log_callback_t callback,
+                                                      void *user_data);
 
 typedef struct imex_l0_engine *imex_l0_engine_t;
 typedef struct imex_l0_stream *imex_l0_stream_t;

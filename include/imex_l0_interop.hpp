@@ -2,13 +2,23 @@
 // exception carrying the status and message, and non-owning wraps of the
 // user's Level Zero handles. With IMEX_L0_NO_EXCEPTIONS defined, failures do
 // not throw: the failing call returns an empty object (or false) and
-// imex_l0::last_status()/imex_l0_last_error_message() tell why.
+// imex_l0::last_status()/imex_l0_last_error_message() tell why; the first
+// failure since clear_first_failure() is kept by first_failure(), so a later
+// call cannot overwrite it.
+//
+// Ownership order cannot go wrong: an engine is shared by the streams,
+// memory objects, kernels and events made from it, so the Level Zero context
+// it wraps goes (imex_l0_engine_destroy) only after the last of them. A
+// destroy that fails in a destructor (which cannot throw) is recorded as a
+// failure.
 #ifndef IMEX_L0_INTEROP_HPP
 #define IMEX_L0_INTEROP_HPP
 
 #include "imex_l0_interop.h"
 
+#include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -36,9 +46,28 @@ inline imex_l0_status_t &last_status() {
     return status;
 }
 
+// The first failure of this thread's wrapped calls (and destructors) since
+// clear_first_failure(): its status and message.
+struct failure {
+    imex_l0_status_t status = imex_l0_success;
+    std::string message;
+};
+inline failure &first_failure() {
+    static thread_local failure first;
+    return first;
+}
+inline void clear_first_failure() { first_failure() = failure{}; }
+
+// Records a failing status (first_failure keeps the earliest).
+inline void record(imex_l0_status_t status) {
+    last_status() = status;
+    if (status != imex_l0_success && first_failure().status == imex_l0_success)
+        first_failure() = failure{status, imex_l0_last_error_message()};
+}
+
 // Checks a C API status: throws error, or records it when exceptions are off.
 inline bool check(imex_l0_status_t status) {
-    last_status() = status;
+    record(status);
     if (status == imex_l0_success)
         return true;
 #ifndef IMEX_L0_NO_EXCEPTIONS
@@ -70,7 +99,7 @@ public:
     explicit operator bool() const { return h_ != nullptr; }
     void reset() {
         if (h_)
-            Destroy(h_);
+            record(Destroy(h_)); // no throw: reset runs in destructors
         h_ = nullptr;
     }
 
@@ -85,7 +114,8 @@ private:
     T h_ = nullptr;
 };
 
-class engine : public handle<imex_l0_engine_t, imex_l0_engine_destroy> {
+// An engine, shared: copies, and every object made from it, keep it alive.
+class engine {
 public:
     engine() = default;
     // The library's own context on device number device_index of the first driver.
@@ -100,6 +130,10 @@ public:
         if (check(imex_l0_interop_engine_create(&e, driver, device, context)))
             adopt(e);
     }
+    imex_l0_engine_t get() const { return shared_.get(); }
+    explicit operator bool() const { return bool(shared_); }
+    // Drops this reference; the engine goes with the last one.
+    void reset() { shared_.reset(); }
     ze_driver_handle_t driver() const {
         ze_driver_handle_t d = nullptr;
         check(imex_l0_interop_engine_get_driver(get(), &d));
@@ -124,25 +158,103 @@ public:
         return check(imex_l0_event_release(get(), event));
     }
 
+private:
+    using shared = std::shared_ptr<std::remove_pointer_t<imex_l0_engine_t>>;
+    void adopt(imex_l0_engine_t e) {
+        shared_ = shared(e, [](imex_l0_engine_t x) { record(imex_l0_engine_destroy(x)); });
+    }
+    shared shared_;
 };
 
-class stream : public handle<imex_l0_stream_t, imex_l0_stream_destroy> {
+// The engine reference of an object made from it: a base listed before the
+// object's handle, so the object is destroyed before the reference goes.
+class engine_ref {
+public:
+    engine_ref() = default;
+    explicit engine_ref(const engine &e) : engine_(e) {}
+    const engine &owner() const { return engine_; }
+
+private:
+    engine engine_;
+};
+
+// A handle made from an engine. The engine reference is a base declared
+// before the handle, so destruction (and move assignment, written out for
+// that) lets the object go before its engine can.
+template <typename T, imex_l0_status_t (*Destroy)(T)>
+class engine_object : engine_ref, public handle<T, Destroy> {
+public:
+    engine_object() = default;
+    explicit engine_object(const engine &e) : engine_ref(e) {}
+    engine_object(engine_object &&) noexcept = default;
+    engine_object &operator=(engine_object &&other) noexcept {
+        if (this != &other) {
+            handle<T, Destroy>::operator=(std::move(other));
+            engine_ref::operator=(std::move(other));
+        }
+        return *this;
+    }
+    using engine_ref::owner;
+};
+
+// An event the library handed out, released to its engine's pool on
+// destruction (the engine stays alive until then).
+class event : engine_ref {
+public:
+    event() = default;
+    // Takes ownership of `e`, an event `owner` returned (a launch's, a copy's).
+    event(const engine &owner, ze_event_handle_t e) : engine_ref(owner), event_(e) {}
+    event(event &&other) noexcept
+        : engine_ref(std::move(other)), event_(std::exchange(other.event_, nullptr)) {}
+    event &operator=(event &&other) noexcept {
+        if (this != &other) {
+            reset();
+            engine_ref::operator=(std::move(other));
+            event_ = std::exchange(other.event_, nullptr);
+        }
+        return *this;
+    }
+    event(const event &) = delete;
+    event &operator=(const event &) = delete;
+    ~event() { reset(); }
+
+    ze_event_handle_t get() const { return event_; }
+    explicit operator bool() const { return event_ != nullptr; }
+    // Blocks until the event is signaled.
+    bool wait() const {
+        bool ok = zeEventHostSynchronize(event_, UINT64_MAX) == ZE_RESULT_SUCCESS;
+        if (!ok)
+            record(imex_l0_runtime_error);
+        return ok;
+    }
+    void reset() {
+        if (event_)
+            record(imex_l0_event_release(owner().get(), event_));
+        event_ = nullptr;
+    }
+
+private:
+    ze_event_handle_t event_ = nullptr;
+};
+
+class stream : public engine_object<imex_l0_stream_t, imex_l0_stream_destroy> {
 public:
     stream() = default;
     // A library-owned immediate list.
-    explicit stream(const engine &e) {
+    explicit stream(const engine &e) : engine_object(e) {
         imex_l0_stream_t s = nullptr;
         if (check(imex_l0_stream_create(&s, e.get())))
             adopt(s);
     }
     // Over a user immediate list (never destroyed by the library).
-    stream(const engine &e, ze_command_list_handle_t immediate_list) {
+    stream(const engine &e, ze_command_list_handle_t immediate_list) : engine_object(e) {
         imex_l0_stream_t s = nullptr;
         if (check(imex_l0_interop_stream_create(&s, e.get(), immediate_list)))
             adopt(s);
     }
     // Over a user regular list, optionally with the queue wait() executes it on.
-    stream(const engine &e, ze_command_list_handle_t regular_list, ze_command_queue_handle_t queue) {
+    stream(const engine &e, ze_command_list_handle_t regular_list, ze_command_queue_handle_t queue)
+        : engine_object(e) {
         imex_l0_stream_t s = nullptr;
         if (check(imex_l0_interop_stream_create_regular(&s, e.get(), regular_list, queue)))
             adopt(s);
@@ -160,15 +272,22 @@ public:
         check(imex_l0_interop_memcpy(get(), dst, src, size, deps.size(), deps.data(), &done));
         return done;
     }
+    // The same, with the event released when the returned object goes.
+    event memcpy_event(void *dst, const void *src, size_t size,
+                       const std::vector<ze_event_handle_t> &deps = {}) const {
+        ze_event_handle_t done = memcpy(dst, src, size, deps);
+        return done ? event(owner(), done) : event();
+    }
 
 };
 
-class memory : public handle<imex_l0_memory_t, imex_l0_memory_destroy> {
+class memory : public engine_object<imex_l0_memory_t, imex_l0_memory_destroy> {
 public:
     memory() = default;
     // ptr: a user USM pointer, IMEX_L0_MEMORY_NONE or IMEX_L0_MEMORY_ALLOCATE.
     memory(const engine &e, imex_l0_memory_kind_t kind, size_t size,
-           void *ptr = IMEX_L0_MEMORY_ALLOCATE) {
+           void *ptr = IMEX_L0_MEMORY_ALLOCATE)
+        : engine_object(e) {
         imex_l0_memory_t m = nullptr;
         if (check(imex_l0_interop_memory_create(&m, e.get(), kind, size, ptr)))
             adopt(m);
@@ -199,14 +318,15 @@ struct arg : imex_l0_exec_arg_t {
     static arg local(size_t bytes) { return arg{{imex_l0_arg_local, nullptr, nullptr, bytes}}; }
 };
 
-class kernel : public handle<imex_l0_kernel_t, imex_l0_kernel_destroy> {
+class kernel : public engine_object<imex_l0_kernel_t, imex_l0_kernel_destroy> {
 public:
     kernel() = default;
+    explicit kernel(const engine &e) : engine_object(e) {}
     static kernel from_source(const engine &e, const std::string &source, const std::string &name,
                               const std::string &options = "",
                               const std::vector<imex_l0_define_t> &defines = {}) {
         imex_l0_kernel_t k = nullptr;
-        kernel result;
+        kernel result(e);
         if (check(imex_l0_kernel_create_from_source(&k, e.get(), source.c_str(), name.c_str(),
                                                     options.c_str(), defines.size(),
                                                     defines.data())))
@@ -216,7 +336,7 @@ public:
     static kernel from_spirv(const engine &e, const void *spirv, size_t size,
                              const std::string &name, const std::string &options = "") {
         imex_l0_kernel_t k = nullptr;
-        kernel result;
+        kernel result(e);
         if (check(imex_l0_kernel_create_from_spirv(&k, e.get(), spirv, size, name.c_str(),
                                                    options.c_str())))
             result.adopt(k);
@@ -244,6 +364,13 @@ public:
                                              deps.size(), deps.data(),
                                              want_event ? &done : nullptr));
         return done;
+    }
+    // The same, with the event released when the returned object goes.
+    event execute_event(const stream &s, const std::vector<arg> &args,
+                        const imex_l0_range_t &range,
+                        const std::vector<ze_event_handle_t> &deps = {}) const {
+        ze_event_handle_t done = execute(s, args, range, deps, true);
+        return done ? event(owner(), done) : event();
     }
 
 };

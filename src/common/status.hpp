@@ -3,6 +3,7 @@
 // function every C entry point ends with to turn exceptions into statuses.
 #pragma once
 
+#include "common/verbose.hpp"
 #include "imex_l0_interop.h"
 
 #include <stdexcept>
@@ -49,6 +50,8 @@ template <typename Body>
 imex_l0_status_t guard(const char *function, Body &&body) noexcept {
     try {
         clearLastError();
+        if (verboseAt(Verbosity::trace))
+            logLine(Verbosity::trace, std::string("call,") + function);
         return body();
     } catch (const Error &e) {
         return reportFailure(function, e.status(), e.what());

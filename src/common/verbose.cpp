@@ -2,37 +2,63 @@
 
 #include "common/options.hpp"
 
+#include <atomic>
 #include <cstdio>
 #include <mutex>
 
 namespace imex_l0 {
 
-Verbosity verbosity() {
-    static const Verbosity level = [] {
-        const std::string &v = options().verbose;
-        if (v == "trace")
-            return Verbosity::trace;
-        if (v == "info")
-            return Verbosity::info;
-        if (v == "warn")
-            return Verbosity::warn;
-        if (v == "none")
-            return Verbosity::none;
+namespace {
+
+Verbosity fromEnvironment() {
+    const std::string &v = options().verbose;
+    if (v == "trace")
+        return Verbosity::trace;
+    if (v == "info")
+        return Verbosity::info;
+    if (v == "error")
         return Verbosity::error;
-    }();
-    return level;
+    if (v == "none")
+        return Verbosity::none;
+    return Verbosity::warn;
+}
+
+// The level, read on every API call: an atomic, from the environment until
+// imex_l0_set_log_level sets it.
+std::atomic<int> &level() {
+    static std::atomic<int> value{static_cast<int>(fromEnvironment())};
+    return value;
+}
+
+// Guards the sink and serialises lines from several threads.
+std::mutex sinkMutex;
+imex_l0_log_callback_t sinkCallback = nullptr;
+void *sinkUserData = nullptr;
+
+} // namespace
+
+Verbosity verbosity() { return static_cast<Verbosity>(level().load(std::memory_order_relaxed)); }
+
+void setVerbosity(Verbosity v) { level().store(static_cast<int>(v), std::memory_order_relaxed); }
+
+void setLogCallback(imex_l0_log_callback_t callback, void *userData) {
+    std::lock_guard<std::mutex> lock(sinkMutex);
+    sinkCallback = callback;
+    sinkUserData = userData;
 }
 
 void logLine(Verbosity level, const std::string &line) {
     static const char *names[] = {"error", "warn", "info", "trace"};
-    // Guards stderr so lines from several threads do not interleave.
-    static std::mutex mutex;
-    std::lock_guard<std::mutex> lock(mutex);
-    std::fprintf(stderr, "imex_l0,%s,%s\n", names[static_cast<int>(level)], line.c_str());
+    std::string text = std::string("imex_l0,") + names[static_cast<int>(level)] + "," + line;
+    std::lock_guard<std::mutex> lock(sinkMutex);
+    if (sinkCallback)
+        sinkCallback(static_cast<imex_l0_log_level_t>(level), text.c_str(), sinkUserData);
+    else
+        std::fprintf(stderr, "%s\n", text.c_str());
 }
 
 void logFailure(const char *function, imex_l0_status_t status, const std::string &message) {
-    if (!verboseAt(Verbosity::error))
+    if (!verboseAt(Verbosity::info))
         return;
     logLine(Verbosity::error,
             std::string(function) + "," + imex_l0_status_str(status) + "," + message);

@@ -1,6 +1,7 @@
-// One verbose switch, IMEX_L0_VERBOSE=none|error|warn|info|trace (default
-// error; none is for processes whose stderr must stay quiet).
-// Lines are CSV-like: "imex_l0,<level>,<event>,<details...>" on stderr.
+// One verbose switch: IMEX_L0_VERBOSE=none|error|warn|info|trace (default
+// warn), or imex_l0_set_log_level. Lines are CSV-like,
+// "imex_l0,<level>,<event>,<details...>" (the columns are documented in
+// imex_l0_interop.h), on stderr or to imex_l0_set_log_callback's callback.
 #pragma once
 
 #include "imex_l0_interop.h"
@@ -13,10 +14,13 @@ namespace imex_l0 {
 enum class Verbosity { none = -1, error = 0, warn = 1, info = 2, trace = 3 };
 
 Verbosity verbosity();
+void setVerbosity(Verbosity level);
+void setLogCallback(imex_l0_log_callback_t callback, void *userData);
 inline bool verboseAt(Verbosity level) { return verbosity() >= level; }
 
 void logLine(Verbosity level, const std::string &line);
-// Failures are always logged at level error, with the reason.
+// A failure the caller receives as a status: logged (tagged error, with the
+// reason) from level info up, so the default level keeps stderr quiet.
 void logFailure(const char *function, imex_l0_status_t status, const std::string &message);
 
 // Host time of a scope in microseconds, for the info lines.

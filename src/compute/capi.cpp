@@ -221,8 +221,11 @@ imex_l0_status_t imex_l0_interop_kernel_execute(imex_l0_kernel_t kernel, imex_l0
             return imex_l0_success;
         }
         Stopwatch watch;
-        k->execute(*s, nargs, args, *range, ndeps, deps, return_event);
+        uint32_t used[3];
+        k->execute(*s, nargs, args, *range, ndeps, deps, return_event, used);
         logLine(Verbosity::info, "kernel_execute," + k->entry().name + "," + rangeText(*range) +
+                                     ",local_used=" + std::to_string(used[0]) + "x" +
+                                     std::to_string(used[1]) + "x" + std::to_string(used[2]) +
                                      ",deps=" + std::to_string(ndeps) +
                                      ",event=" + (return_event ? "yes" : "no") + ",time_us=" +
                                      std::to_string(watch.elapsedUs()));

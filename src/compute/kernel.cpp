@@ -5,6 +5,7 @@
 #include "memory/memory.hpp"
 #include "stream/stream.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -85,8 +86,6 @@ ArgValue resolve(const imex_l0_exec_arg_t &arg, const ArgInfo &info, size_t i,
 // cost tens of cycles each on every launch.
 void groups(KernelEntry &k, const imex_l0_range_t &range, Engine *engine, uint32_t size[3],
             ze_group_count_t &count) {
-    const auto &c = engine->compute();
-    const uint32_t maxDim[3] = {c.maxGroupSizeX, c.maxGroupSizeY, c.maxGroupSizeZ};
     for (int d = 0; d < 3; ++d)
         if (range.global[d] == 0 || range.global[d] > UINT32_MAX)
             failInvalid("global[" + std::to_string(d) + "] = " + std::to_string(range.global[d]) +
@@ -102,7 +101,6 @@ void groups(KernelEntry &k, const imex_l0_range_t &range, Engine *engine, uint32
             groupCount[d] = global[d] / size[d];
         }
     } else {
-        uint64_t total = 1;
         for (int d = 0; d < 3; ++d) {
             size_t l = range.local[d];
             // l <= global[d] < 2^32 holds for every local size that divides
@@ -114,17 +112,10 @@ void groups(KernelEntry &k, const imex_l0_range_t &range, Engine *engine, uint32
                             " does not divide global[" + std::to_string(d) + "] = " +
                             std::to_string(range.global[d]) +
                             " (all local sizes 0 lets the library choose)");
-            if (l32 > maxDim[d])
-                failInvalid("local[" + std::to_string(d) + "] = " + std::to_string(l) +
-                            " exceeds the device's maximum of " + std::to_string(maxDim[d]));
-            total *= l32;
             size[d] = l32;
             groupCount[d] = n;
         }
-        if (total > c.maxTotalGroupSize)
-            failInvalid("the group has " + std::to_string(total) +
-                        " work-items, more than the device's maximum of " +
-                        std::to_string(c.maxTotalGroupSize));
+        checkGroupSize(engine->compute(), size, "local");
     }
     count = {groupCount[0], groupCount[1], groupCount[2]};
 }
@@ -133,7 +124,7 @@ void groups(KernelEntry &k, const imex_l0_range_t &range, Engine *engine, uint32
 
 void Kernel::execute(Stream &stream, size_t nargs, const imex_l0_exec_arg_t *args,
                      const imex_l0_range_t &range, size_t ndeps, const ze_event_handle_t *deps,
-                     ze_event_handle_t *returnEvent) {
+                     ze_event_handle_t *returnEvent, uint32_t *localUsed) {
     KernelEntry &k = *entry_;
     if (stream.engine() != engine())
         failInvalid("stream and kernel belong to different engines");
@@ -162,6 +153,8 @@ void Kernel::execute(Stream &stream, size_t nargs, const imex_l0_exec_arg_t *arg
     }
     if (returnEvent)
         *returnEvent = signal;
+    if (localUsed)
+        std::copy(size, size + 3, localUsed);
 }
 
 } // namespace imex_l0

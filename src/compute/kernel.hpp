@@ -19,10 +19,11 @@ public:
     const KernelEntry &entry() const { return *entry_; }
 
     // Validates everything first, then sets arguments and appends the launch
-    // under the kernel's launch lock.
+    // under the kernel's launch lock. localUsed (optional) receives the group
+    // size launched (the library's choice when range.local is all 0).
     void execute(Stream &stream, size_t nargs, const imex_l0_exec_arg_t *args,
                  const imex_l0_range_t &range, size_t ndeps, const ze_event_handle_t *deps,
-                 ze_event_handle_t *returnEvent);
+                 ze_event_handle_t *returnEvent, uint32_t *localUsed = nullptr);
 
 private:
     EngineChild child_;

@@ -4,6 +4,23 @@
 
 namespace imex_l0 {
 
+void checkGroupSize(const ze_device_compute_properties_t &c, const uint32_t size[3],
+                    const char *what) {
+    const uint32_t maxDim[3] = {c.maxGroupSizeX, c.maxGroupSizeY, c.maxGroupSizeZ};
+    uint64_t total = 1;
+    for (int d = 0; d < 3; ++d) {
+        if (size[d] > maxDim[d])
+            failInvalid(std::string(what) + "[" + std::to_string(d) + "] = " +
+                        std::to_string(size[d]) + " exceeds the device's maximum of " +
+                        std::to_string(maxDim[d]));
+        total *= size[d];
+    }
+    if (total > c.maxTotalGroupSize)
+        failInvalid("the group has " + std::to_string(total) +
+                    " work-items, more than the device's maximum of " +
+                    std::to_string(c.maxTotalGroupSize));
+}
+
 void KernelEntry::checkLocalMemory(const ArgValue *values, size_t nvalues) const {
     uint64_t total = 0;
     for (size_t i = 0; i < nvalues && i < args.size(); ++i) {

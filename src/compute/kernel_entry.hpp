@@ -27,6 +27,11 @@ struct ArgValue {
     const void *ptr;
 };
 
+// Refuses a work-group shape the device cannot run (per-dimension and total
+// maxima of ze_device_compute_properties_t), naming `what` ("local", "block").
+void checkGroupSize(const ze_device_compute_properties_t &device, const uint32_t size[3],
+                    const char *what);
+
 struct KernelEntry : Tagged<0x4b454e545259ull /* "KENTRY" */> {
     std::string name;
     ze_kernel_handle_t handle = nullptr;

@@ -1,0 +1,163 @@
+// What a framework engineer embedding the library relies on beyond the
+// objects themselves: the version query, logging from code (level and
+// callback), the C++ wrapper's ownership order, first failure and RAII
+// events, and the same checks on the gpu* path as on the C API.
+#include "imex_gpu_runtime.h"
+#include "imex_l0_interop.hpp"
+#include "interop_fixtures.hpp"
+
+#include <mutex>
+#include <regex>
+#include <string>
+#include <vector>
+
+using namespace interop_test;
+
+namespace {
+
+TEST(Version, MatchesTheHeader) {
+    imex_l0_version_t v{};
+    ASSERT_IMEX(imex_l0_get_version(&v));
+    EXPECT_EQ(v.major, uint32_t(IMEX_L0_VERSION_MAJOR));
+    EXPECT_EQ(v.minor, uint32_t(IMEX_L0_VERSION_MINOR));
+    EXPECT_EQ(v.patch, uint32_t(IMEX_L0_VERSION_PATCH));
+    EXPECT_IMEX_STATUS(imex_l0_invalid_arguments, imex_l0_get_version(nullptr));
+}
+
+// Lines the callback received.
+struct LogSink {
+    std::mutex mutex;
+    std::vector<std::pair<imex_l0_log_level_t, std::string>> lines;
+    static void receive(imex_l0_log_level_t level, const char *line, void *self) {
+        auto *sink = static_cast<LogSink *>(self);
+        std::lock_guard<std::mutex> lock(sink->mutex);
+        sink->lines.emplace_back(level, line);
+    }
+    std::string all() {
+        std::lock_guard<std::mutex> lock(mutex);
+        std::string text;
+        for (auto &l : lines)
+            text += l.second + "\n";
+        return text;
+    }
+};
+
+// Restores stderr and the default level; declared after the sinks it
+// unregisters, so it runs while they still exist.
+struct RestoreLogging {
+    ~RestoreLogging() {
+        imex_l0_set_log_callback(nullptr, nullptr);
+        imex_l0_set_log_level(imex_l0_log_warn);
+    }
+};
+
+using Logging = WithKernels;
+
+TEST_F(Logging, DefaultLevelKeepsFailuresOffStderr) {
+    RestoreLogging restore;
+    ASSERT_IMEX(imex_l0_set_log_level(imex_l0_log_warn));
+    ::testing::internal::CaptureStderr();
+    imex_l0_status_t status = imex_l0_kernel_destroy(nullptr);
+    std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(status, imex_l0_invalid_arguments);
+    EXPECT_EQ(err, "") << "a failure returned as a status was also printed";
+    EXPECT_NE(lastError().find("kernel"), std::string::npos);
+}
+
+TEST_F(Logging, CallbackReceivesTheLinesAndStderrStaysSilent) {
+    LogSink sink;
+    RestoreLogging restore;
+    ASSERT_IMEX(imex_l0_set_log_callback(LogSink::receive, &sink));
+    ASSERT_IMEX(imex_l0_set_log_level(imex_l0_log_info));
+    ::testing::internal::CaptureStderr();
+    Kernel k = fromSource("fill_index");
+    UsmBuffer out = allocShared(64 * sizeof(uint32_t));
+    imex_l0_exec_arg_t args[] = {usmArg(out.get())};
+    imex_l0_range_t range = range1d(64); // the library chooses the local size
+    EXPECT_IMEX(imex_l0_interop_kernel_execute(k.get(), stream.get(), 1, args, &range, 0,
+                                               nullptr, nullptr));
+    EXPECT_IMEX(imex_l0_stream_wait(stream.get()));
+    imex_l0_status_t failed = imex_l0_kernel_destroy(nullptr);
+    std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(failed, imex_l0_invalid_arguments);
+    EXPECT_EQ(err, "");
+    std::string log = sink.all();
+    EXPECT_TRUE(std::regex_search(log, std::regex(R"(imex_l0,info,kernel_create,[^\n]*fill_index)")))
+        << log;
+    // The launch line has the requested and the chosen local size.
+    EXPECT_TRUE(std::regex_search(
+        log, std::regex(R"(imex_l0,info,kernel_execute,fill_index,global=64x1x1,local=0x0x0,local_used=[1-9][0-9]*x1x1)")))
+        << log;
+    EXPECT_TRUE(std::regex_search(
+        log, std::regex(R"(imex_l0,error,imex_l0_kernel_destroy,imex_l0_invalid_arguments)")))
+        << log;
+    bool sawInfoLevel = false;
+    for (auto &l : sink.lines)
+        sawInfoLevel = sawInfoLevel || l.first == imex_l0_log_info;
+    EXPECT_TRUE(sawInfoLevel);
+}
+
+TEST_F(Logging, TracePrintsMoreThanInfo) {
+    LogSink info, trace;
+    RestoreLogging restore;
+    ASSERT_IMEX(imex_l0_set_log_callback(LogSink::receive, &info));
+    ASSERT_IMEX(imex_l0_set_log_level(imex_l0_log_info));
+    EXPECT_IMEX(imex_l0_stream_wait(stream.get()));
+    ASSERT_IMEX(imex_l0_set_log_callback(LogSink::receive, &trace));
+    ASSERT_IMEX(imex_l0_set_log_level(imex_l0_log_trace));
+    EXPECT_IMEX(imex_l0_stream_wait(stream.get()));
+    EXPECT_GT(trace.lines.size(), info.lines.size());
+    EXPECT_NE(trace.all().find("imex_l0,trace,call,imex_l0_stream_wait"), std::string::npos)
+        << trace.all();
+    EXPECT_IMEX_STATUS(imex_l0_invalid_arguments,
+                       imex_l0_set_log_level(static_cast<imex_l0_log_level_t>(42)));
+}
+
+// ---- The C++ wrapper.
+
+class CppOwnership : public WithDriver {};
+
+TEST_F(CppOwnership, ChildrenKeepTheirEngineAlive) {
+    imex_l0::clear_first_failure();
+    imex_l0::stream s;
+    imex_l0::memory m;
+    {
+        imex_l0::engine e(driver, device, context.get());
+        ASSERT_TRUE(e);
+        s = imex_l0::stream(e);
+        m = imex_l0::memory(e, imex_l0_memory_kind_shared, 64);
+        // The engine object goes out of scope first: its children keep it.
+    }
+    ASSERT_TRUE(s);
+    ASSERT_TRUE(m);
+    std::memset(m.data(), 0, 64);
+    int pattern = 7;
+    imex_l0::event done = s.memcpy_event(m.data(), &pattern, sizeof pattern);
+    ASSERT_TRUE(done);
+    EXPECT_TRUE(done.wait());
+    EXPECT_EQ(*static_cast<int *>(m.data()), 7);
+    done.reset(); // released to the engine's pool
+    s.reset();
+    m.reset(); // the last child: the engine goes now, cleanly
+    EXPECT_EQ(imex_l0::first_failure().status, imex_l0_success)
+        << imex_l0::first_failure().message;
+}
+
+TEST_F(CppOwnership, EventsAreReleasedOnDestruction) {
+    imex_l0::clear_first_failure();
+    imex_l0::engine e(driver, device, context.get());
+    imex_l0::stream s(e);
+    imex_l0::memory m(e, imex_l0_memory_kind_shared, 64);
+    ze_event_handle_t raw = nullptr;
+    {
+        int v = 3;
+        imex_l0::event ev = s.memcpy_event(m.data(), &v, sizeof v);
+        raw = ev.get();
+        ASSERT_TRUE(ev.wait());
+    }
+    // Released already: a second release is refused.
+    EXPECT_IMEX_STATUS(imex_l0_invalid_arguments, imex_l0_event_release(e.get(), raw));
+    EXPECT_EQ(imex_l0::first_failure().status, imex_l0_success);
+}
+
+} // namespace
