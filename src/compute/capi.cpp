@@ -4,6 +4,7 @@
 #include "compute/kernel.hpp"
 #include "stream/stream.hpp"
 
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -15,9 +16,19 @@ namespace {
 void checkDefines(size_t ndefines, const imex_l0_define_t *defines) {
     if (ndefines > 0 && !defines)
         failInvalid("defines is NULL but ndefines is " + std::to_string(ndefines));
-    for (size_t i = 0; i < ndefines; ++i)
-        if (!defines[i].name || !*defines[i].name)
+    for (size_t i = 0; i < ndefines; ++i) {
+        const char *name = defines[i].name;
+        if (!name || !*name)
             failInvalid("defines[" + std::to_string(i) + "].name is NULL or empty");
+        // "A B" would reach clang as -DA B, defining A: refused here instead.
+        bool identifier = !std::isdigit(static_cast<unsigned char>(name[0]));
+        for (const char *c = name; *c && identifier; ++c)
+            identifier = std::isalnum(static_cast<unsigned char>(*c)) || *c == '_';
+        if (!identifier)
+            failInvalid("defines[" + std::to_string(i) + "].name '" + name +
+                        "' is not a macro name (letters, digits and '_', not starting with a "
+                        "digit)");
+    }
 }
 
 imex_l0_status_t wrapKernel(imex_l0_kernel_t *kernel, Engine *engine,

@@ -173,7 +173,8 @@ TEST(DiskCache, SizeBoundEvictsOldest) {
 
 TEST(DumpDir, WritesSourceOptionsAndSpirv) {
     TempDir dir;
-    std::string src = kernelNamed(unique("dumped"));
+    std::string kernel = unique("dumped");
+    std::string src = kernelNamed(kernel);
     TempDir cache;
     std::vector<std::string> env = {"IMEX_L0_TEST_SOURCE=" + src,
                                     "IMEX_L0_TEST_CACHE_DIR=" + cache.path,
@@ -185,6 +186,8 @@ TEST(DumpDir, WritesSourceOptionsAndSpirv) {
     std::sort(names.begin(), names.end());
     EXPECT_EQ(names, (std::vector<std::string>{".cl", ".i", ".log", ".options", ".spv"}));
     for (auto &e : std::filesystem::directory_iterator(dir.path)) {
+        // Named after the source's kernel, then the key.
+        EXPECT_EQ(e.path().filename().string().rfind(kernel + "-", 0), 0u) << e.path();
         if (e.path().extension() == ".cl")
             EXPECT_EQ(readFile(e.path().string()), src);
         if (e.path().extension() == ".options")

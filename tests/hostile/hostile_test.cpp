@@ -806,6 +806,14 @@ const std::vector<Case> &cases() {
                                                                "k", nullptr, 1, &d));
          },
          kInvalid, "defines[0].name is NULL or empty"},
+        {"kernel_from_source_define_name_with_space", "imex_l0_kernel_create_from_source(.., 1, {{\"A B\", \"1\"}})", C,
+         [] {
+             imex_l0_kernel_t k = nullptr;
+             imex_l0_define_t d = {"A B", "1"};
+             return captured(imex_l0_kernel_create_from_source(&k, w->engine, "kernel void k() {}",
+                                                               "k", nullptr, 1, &d));
+         },
+         kInvalid, "defines[0].name 'A B' is not a macro name"},
         {"kernel_from_source_dangling_engine", "imex_l0_kernel_create_from_source(&k, destroyed engine, ...)", C,
          [] {
              imex_l0_kernel_t k = nullptr;

@@ -1,10 +1,40 @@
 #include "dump.hpp"
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 
 namespace imex_l0::compiler {
 namespace {
+
+// The first kernel the source defines ("kernel void NAME(" or with __kernel),
+// to name the dump after; empty if there is none.
+std::string firstKernelName(std::string_view source) {
+    for (std::string_view keyword : {"__kernel", "kernel"}) {
+        for (size_t at = source.find(keyword); at != std::string_view::npos;
+             at = source.find(keyword, at + 1)) {
+            bool startsWord = at == 0 || !(std::isalnum(static_cast<unsigned char>(source[at - 1])) ||
+                                           source[at - 1] == '_');
+            size_t p = at + keyword.size();
+            if (!startsWord || p >= source.size() || !std::isspace(static_cast<unsigned char>(source[p])))
+                continue;
+            while (p < source.size() && std::isspace(static_cast<unsigned char>(source[p])))
+                ++p;
+            if (source.substr(p, 4) != "void")
+                continue;
+            p += 4;
+            while (p < source.size() && std::isspace(static_cast<unsigned char>(source[p])))
+                ++p;
+            size_t end = p;
+            while (end < source.size() &&
+                   (std::isalnum(static_cast<unsigned char>(source[end])) || source[end] == '_'))
+                ++end;
+            if (end > p)
+                return std::string(source.substr(p, end - p));
+        }
+    }
+    return {};
+}
 
 void writeFile(const std::string &path, std::string_view bytes) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -17,7 +47,9 @@ void dumpBuild(const std::string &dir, const std::string &keyHex, const CompileR
                const CompileResult &result) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    std::string base = dir + "/" + keyHex.substr(0, 16);
+    // <first kernel>-<key>: findable by kernel name, unique by content.
+    std::string kernel = firstKernelName(request.source);
+    std::string base = dir + "/" + (kernel.empty() ? "" : kernel + "-") + keyHex.substr(0, 16);
     writeFile(base + ".cl", request.source);
     // The processed source: what clang compiled after #include and macros.
     if (std::optional<std::string> processed = preprocessInProcess(request))
