@@ -76,7 +76,7 @@ void KernelEntry::append(ze_command_list_handle_t list, const ArgValue *values, 
         fail(imex_l0_runtime_error,
              "zeCommandListAppendLaunchKernel failed: ZE_RESULT_ERROR_INVALID_ARGUMENT (pass "
              "only live events of the kernel's context as dependencies, and run the kernel on "
-             "a stream whose command list belongs to that context)");
+             "a stream whose command list belongs to that context and has not been destroyed)");
     checkZe(r, "zeCommandListAppendLaunchKernel");
 }
 

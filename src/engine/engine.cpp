@@ -134,6 +134,8 @@ void Engine::init() {
 
     uint32_t chunk = static_cast<uint32_t>(std::strtoul(options().eventPoolChunk.c_str(), nullptr, 10));
     events_ = std::make_unique<EventPool>(context_, device_, chunk);
+    probeEvent_ = events_->acquire();
+    IMEX_L0_ZE(zeEventHostSignal(probeEvent_));
     kernels_ = std::make_unique<KernelCache>(*this);
 }
 

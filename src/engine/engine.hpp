@@ -52,6 +52,9 @@ public:
     bool buildLogsReadable() const { return buildLogsReadable_; }
 
     EventPool &events() { return *events_; }
+    // An event of the engine's context, signaled once and never reset: a wait
+    // on it is a no-op that only a list of this context accepts.
+    ze_event_handle_t &probeEvent() { return probeEvent_; }
     KernelCache &kernels() { return *kernels_; }
 
     // Streams, memory objects and kernels made from this engine. Destroying an
@@ -73,6 +76,7 @@ private:
     uint32_t spirvVersion_ = 0x00010200;
     bool buildLogsReadable_ = false;
     std::unique_ptr<EventPool> events_;
+    ze_event_handle_t probeEvent_ = nullptr; // from events_, never released
     std::unique_ptr<KernelCache> kernels_;
     std::atomic<size_t> children_{0};
 };

@@ -16,6 +16,8 @@ void Stream::init() {
     if (kind_ != Kind::ownedImmediate) {
         if (!list_)
             failInvalid("list is NULL: pass a command list created on the engine's context");
+        if (kind_ == Kind::userImmediate)
+            checkListContext();
         return;
     }
     Engine *e = engine();
@@ -29,6 +31,19 @@ void Stream::init() {
                                     ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
                                     ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     IMEX_L0_ZE(zeCommandListCreateImmediate(e->context(), e->device(), &desc, &list_));
+}
+
+void Stream::checkListContext() {
+    // Level Zero 1.4 cannot tell a list's context. A wait on an event of the
+    // engine's context that is already signaled (the engine's probe event) is
+    // a no-op on a list of that context, and refused on a list of another
+    // context or a destroyed one: the mistake shows here, not at the first
+    // launch.
+    ze_result_t r = zeCommandListAppendWaitOnEvents(list_, 1, &engine()->probeEvent());
+    if (r == ZE_RESULT_ERROR_INVALID_ARGUMENT || r == ZE_RESULT_ERROR_INVALID_NULL_HANDLE)
+        failInvalid("list does not belong to the engine's context (or was destroyed): pass an "
+                    "immediate command list created on the context the engine wraps");
+    checkZe(r, "zeCommandListAppendWaitOnEvents");
 }
 
 void Stream::checkDeps(size_t ndeps, const ze_event_handle_t *deps) const {

@@ -46,6 +46,9 @@ public:
     void waitWith(ze_event_handle_t done);
 
 private:
+    // Refuses a user immediate list of another context (Stream::init).
+    void checkListContext();
+
     EngineChild child_;
     Kind kind_;
     ze_command_list_handle_t list_;

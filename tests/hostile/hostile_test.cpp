@@ -502,19 +502,18 @@ const std::vector<Case> &cases() {
              return o;
          },
          kInvalid, "wait on the owner's queue or fence instead"},
-        {"stream_over_list_of_another_context", "kernel_execute on a stream wrapping a list of another context", C,
-         // Level Zero 1.4 cannot tell a list's context, so creation accepts it;
-         // the first launch fails in the driver and names the call.
+        {"stream_over_list_of_another_context", "imex_l0_interop_stream_create(&s, engine, immediate list of another context)", C,
+         // Refused at creation: the engine's probe event (signaled, of its
+         // context) can only be waited on by a list of that context.
          [] {
              ze_command_list_handle_t list = userImmediateList(w->otherContext);
              imex_l0_stream_t s = nullptr;
-             EXPECT_EQ(imex_l0_interop_stream_create(&s, w->engine, list), imex_l0_success);
-             Outcome o = execAdd(addArgs(), range1(kN), 0, nullptr, s);
-             EXPECT_EQ(imex_l0_stream_destroy(s), imex_l0_success);
+             Outcome o = captured(imex_l0_interop_stream_create(&s, w->engine, list));
+             EXPECT_EQ(s, nullptr);
              EXPECT_EQ(zeCommandListDestroy(list), ZE_RESULT_SUCCESS);
              return o;
          },
-         imex_l0_runtime_error, "zeCommandListAppendLaunchKernel"},
+         kInvalid, "list does not belong to the engine's context"},
         {"stream_wait_null", "imex_l0_stream_wait(NULL)", C,
          [] { return captured(imex_l0_stream_wait(nullptr)); }, kInvalid, "stream is NULL"},
         {"stream_wait_dangling", "imex_l0_stream_wait(destroyed stream)", C,
