@@ -3,6 +3,7 @@
 #include "common/c_enum.hpp"
 #include "common/small_buffer.hpp"
 #include "memory/memory.hpp"
+#include "memory/usm.hpp"
 #include "stream/stream.hpp"
 
 #include <algorithm>
@@ -122,6 +123,18 @@ void groups(KernelEntry &k, const imex_l0_range_t &range, Engine *engine, uint32
 
 } // namespace
 
+void Kernel::checkUsm(size_t index, const void *ptr) {
+    std::atomic<const void *> &checked = checkedUsm_[index];
+    if (checked.load(std::memory_order_relaxed) == ptr)
+        return;
+    if (usmAllocation(engine()->context(), ptr).type == ZE_MEMORY_TYPE_UNKNOWN)
+        failInvalid(argName(index, entry_->name) +
+                    " is not USM of the engine's context (a malloc() or stack pointer, freed "
+                    "memory, or USM of another context): allocate it with zeMemAlloc* on that "
+                    "context, or pass a memory object");
+    checked.store(ptr, std::memory_order_relaxed);
+}
+
 void Kernel::execute(Stream &stream, size_t nargs, const imex_l0_exec_arg_t *args,
                      const imex_l0_range_t &range, size_t ndeps, const ze_event_handle_t *deps,
                      ze_event_handle_t *returnEvent, uint32_t *localUsed) {
@@ -137,8 +150,11 @@ void Kernel::execute(Stream &stream, size_t nargs, const imex_l0_exec_arg_t *arg
 
     SmallBuffer<ArgValue> values(nargs);
     SmallBuffer<void *> slots(nargs); // pointer values of memory-object arguments
-    for (size_t i = 0; i < nargs; ++i)
+    for (size_t i = 0; i < nargs; ++i) {
         values[i] = resolve(args[i], k.args[i], i, k, engine(), slots[i]);
+        if (rawValue(args[i].type) == imex_l0_arg_usm && args[i].ptr)
+            checkUsm(i, args[i].ptr);
+    }
 
     uint32_t size[3];
     ze_group_count_t count;

@@ -6,6 +6,10 @@
 #include "compute/kernel_cache.hpp"
 #include "engine/engine.hpp"
 
+#include <atomic>
+#include <memory>
+#include <vector>
+
 namespace imex_l0 {
 
 class Stream;
@@ -13,7 +17,7 @@ class Stream;
 class Kernel : public Tagged<0x4b45524e454cull /* "KERNEL" */> {
 public:
     Kernel(Engine *engine, std::shared_ptr<KernelEntry> entry)
-        : child_(engine), entry_(std::move(entry)) {}
+        : child_(engine), entry_(std::move(entry)), checkedUsm_(entry_->args.size()) {}
 
     Engine *engine() const { return child_.engine(); }
     const KernelEntry &entry() const { return *entry_; }
@@ -26,8 +30,16 @@ public:
                  ze_event_handle_t *returnEvent, uint32_t *localUsed = nullptr);
 
 private:
+    // Refuses a USM argument that is no allocation of the engine's context.
+    void checkUsm(size_t index, const void *ptr);
+
     EngineChild child_;
     std::shared_ptr<KernelEntry> entry_;
+    // Per argument, the pointer last found to be USM of the engine's context:
+    // launches that pass it again skip the query (two Level Zero calls).
+    // Relaxed atomics: launches may come from several threads, and a stale
+    // entry only costs one more query.
+    std::vector<std::atomic<const void *>> checkedUsm_;
 };
 
 } // namespace imex_l0

@@ -1022,6 +1022,15 @@ const std::vector<Case> &cases() {
              return o;
          },
          kInvalid, "deps[0] is an event the library returned for another context"},
+        {"execute_usm_is_malloc", "execute(add, {usm = a malloc() pointer, mem, mem})", C,
+         [] {
+             std::vector<float> host(kN);
+             return execAdd({usm(host.data()), mem(w->b), mem(w->out)});
+         },
+         kInvalid, "argument 0 of kernel 'add' is not USM of the engine's context"},
+        {"execute_usm_of_another_context", "execute(add, {usm of the other context, mem, mem})", C,
+         [] { return execAdd({usm(w->otherUsm), mem(w->b), mem(w->out)}); },
+         kInvalid, "argument 0 of kernel 'add' is not USM of the engine's context"},
         {"execute_arg_type_42", "execute(add, {type 42, mem, mem})", C,
          [] {
              imex_l0_exec_arg_t bad = {static_cast<imex_l0_exec_arg_type_t>(42), w->a, nullptr, 0};
