@@ -216,6 +216,22 @@ IMEX_L0_API imex_l0_status_t imex_l0_kernel_get_arg_count(imex_l0_kernel_t kerne
                                                           size_t *nargs);
 IMEX_L0_API imex_l0_status_t imex_l0_kernel_get_arg_info(imex_l0_kernel_t kernel, size_t index,
                                                          imex_l0_arg_kind_t *kind, size_t *size);
+/** What the device reports of a built kernel (zeKernelGetProperties). */
+typedef struct {
+    uint32_t max_group_size;         /**< work-items per group the kernel can launch with */
+    uint32_t required_group_size[3]; /**< reqd_work_group_size, or 0 0 0 */
+    uint32_t local_mem_size;         /**< bytes of local memory the kernel declares itself */
+    uint32_t private_mem_size;       /**< bytes of private memory per work-item */
+    uint32_t max_subgroup_size;
+    uint32_t max_num_subgroups;
+} imex_l0_kernel_properties_t;
+IMEX_L0_API imex_l0_status_t imex_l0_kernel_get_properties(imex_l0_kernel_t kernel,
+                                                           imex_l0_kernel_properties_t *props);
+/** The group size the library launches with for this global size when
+ *  imex_l0_range_t.local is all 0 (zeKernelSuggestGroupSize). */
+IMEX_L0_API imex_l0_status_t imex_l0_kernel_suggest_group_size(imex_l0_kernel_t kernel,
+                                                               const size_t global[3],
+                                                               size_t local[3]);
 /** The handle is library-owned: do not destroy it. */
 IMEX_L0_API imex_l0_status_t imex_l0_interop_kernel_get_handle(imex_l0_kernel_t kernel,
                                                                ze_kernel_handle_t *handle);
@@ -264,6 +280,18 @@ IMEX_L0_API imex_l0_status_t imex_l0_interop_memset(imex_l0_stream_t stream, voi
  *  (or an event the engine did not hand out) is imex_l0_invalid_arguments. */
 IMEX_L0_API imex_l0_status_t imex_l0_event_release(imex_l0_engine_t engine,
                                                    ze_event_handle_t event);
+
+/** Profiling: with enable != 0, the events this stream's later submissions
+ *  return record the device's start and end of their command (kernel
+ *  timestamps; they come from a second pool of the engine, released the same
+ *  way). Off by default: such events cost the device a little more. */
+IMEX_L0_API imex_l0_status_t imex_l0_stream_set_profiling(imex_l0_stream_t stream, int enable);
+/** The device start and end of the command that signaled `event` (an event a
+ *  profiling stream returned), in ns of the device's timestamp clock, after
+ *  the event is signaled; invalid_arguments before, or for another event. */
+IMEX_L0_API imex_l0_status_t imex_l0_event_get_timestamps(imex_l0_engine_t engine,
+                                                          ze_event_handle_t event,
+                                                          uint64_t *start_ns, uint64_t *end_ns);
 
 /* ------------------------------------------------------------------ Caches */
 

@@ -4,6 +4,7 @@
 #include "compute/kernel.hpp"
 #include "stream/stream.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
@@ -196,6 +197,50 @@ imex_l0_status_t imex_l0_kernel_get_arg_info(imex_l0_kernel_t kernel, size_t ind
                         k->entry().name + "' has " + std::to_string(args.size()) + " argument(s)");
         *kind = args[index].kind;
         *size = args[index].size;
+        return imex_l0_success;
+    });
+}
+
+imex_l0_status_t imex_l0_kernel_get_properties(imex_l0_kernel_t kernel,
+                                               imex_l0_kernel_properties_t *props) {
+    return guard(__func__, [&] {
+        auto *k = validate<Kernel>(kernel, "kernel");
+        requireOutput(props, "props");
+        ze_kernel_properties_t p = {ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
+        IMEX_L0_ZE(zeKernelGetProperties(k->entry().handle, &p));
+        uint32_t deviceMax = k->engine()->compute().maxTotalGroupSize;
+        uint64_t bySubgroups = uint64_t(p.maxSubgroupSize) * p.maxNumSubgroups;
+        *props = {};
+        props->max_group_size = bySubgroups ? uint32_t(std::min<uint64_t>(bySubgroups, deviceMax))
+                                            : deviceMax;
+        props->required_group_size[0] = p.requiredGroupSizeX;
+        props->required_group_size[1] = p.requiredGroupSizeY;
+        props->required_group_size[2] = p.requiredGroupSizeZ;
+        props->local_mem_size = p.localMemSize;
+        props->private_mem_size = p.privateMemSize;
+        props->max_subgroup_size = p.maxSubgroupSize;
+        props->max_num_subgroups = p.maxNumSubgroups;
+        return imex_l0_success;
+    });
+}
+
+imex_l0_status_t imex_l0_kernel_suggest_group_size(imex_l0_kernel_t kernel,
+                                                   const size_t global[3], size_t local[3]) {
+    return guard(__func__, [&] {
+        auto *k = validate<Kernel>(kernel, "kernel");
+        if (!global)
+            failInvalid("global is NULL");
+        requireOutput(local, "local");
+        uint32_t g[3];
+        for (int d = 0; d < 3; ++d) {
+            if (global[d] == 0 || global[d] > UINT32_MAX)
+                failInvalid("global[" + std::to_string(d) + "] = " + std::to_string(global[d]) +
+                            " is outside 1..2^32-1 (use 1 for unused dimensions)");
+            g[d] = uint32_t(global[d]);
+        }
+        auto suggestion = k->suggestGroupSize(g);
+        for (int d = 0; d < 3; ++d)
+            local[d] = suggestion[d];
         return imex_l0_success;
     });
 }

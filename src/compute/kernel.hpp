@@ -6,6 +6,7 @@
 #include "compute/kernel_cache.hpp"
 #include "engine/engine.hpp"
 
+#include <array>
 #include <atomic>
 #include <memory>
 #include <vector>
@@ -21,6 +22,10 @@ public:
 
     Engine *engine() const { return child_.engine(); }
     const KernelEntry &entry() const { return *entry_; }
+    // The group size launches choose for `global` (cached by the entry).
+    std::array<uint32_t, 3> suggestGroupSize(const uint32_t global[3]) {
+        return entry_->suggestGroupSize(global);
+    }
 
     // Validates everything first, then sets arguments and appends the launch
     // under the kernel's launch lock. localUsed (optional) receives the group

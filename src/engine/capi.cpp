@@ -98,7 +98,37 @@ imex_l0_status_t imex_l0_event_release(imex_l0_engine_t engine, ze_event_handle_
         auto *e = validate<Engine>(engine, "engine");
         if (!event)
             failInvalid("event is NULL");
-        e->events().release(event);
+        e->releaseEvent(event);
+        return imex_l0_success;
+    });
+}
+
+imex_l0_status_t imex_l0_event_get_timestamps(imex_l0_engine_t engine, ze_event_handle_t event,
+                                             uint64_t *start_ns, uint64_t *end_ns) {
+    return guard(__func__, [&] {
+        auto *e = validate<Engine>(engine, "engine");
+        if (!event)
+            failInvalid("event is NULL");
+        requireOutput(start_ns, "start_ns");
+        requireOutput(end_ns, "end_ns");
+        EventPool *pool = EventPool::poolOf(event);
+        if (!pool || pool != &e->timestampEvents())
+            failInvalid("event carries no timestamps: only events returned by a stream with "
+                        "profiling on (imex_l0_stream_set_profiling) do");
+        ze_kernel_timestamp_result_t t{};
+        ze_result_t r = zeEventQueryKernelTimestamp(event, &t);
+        if (r == ZE_RESULT_NOT_READY)
+            failInvalid("event is not signaled yet: wait for it (zeEventHostSynchronize) first");
+        checkZe(r, "zeEventQueryKernelTimestamp");
+        // Device ticks -> ns: the tick length and the counter's valid bits.
+        uint64_t mask = e->kernelTimestampValidBits() >= 64
+                            ? ~uint64_t(0)
+                            : (uint64_t(1) << e->kernelTimestampValidBits()) - 1;
+        uint64_t start = t.global.kernelStart & mask, end = t.global.kernelEnd & mask;
+        if (end < start) // the counter wrapped during the command
+            end += mask + 1;
+        *start_ns = start * e->timerResolutionNs();
+        *end_ns = end * e->timerResolutionNs();
         return imex_l0_success;
     });
 }

@@ -20,6 +20,7 @@ Engine::Engine(ze_driver_handle_t driver, ze_device_handle_t device, ze_context_
 Engine::~Engine() {
     // Kernels and modules, then events, then the context they live in.
     kernels_.reset();
+    timestampEvents_.reset();
     events_.reset();
     if (ownsContext_ && context_)
         zeContextDestroy(context_);
@@ -64,6 +65,24 @@ ze_driver_handle_t Engine::driverOf(ze_device_handle_t device) {
     fail(imex_l0_not_found, "device is not a device of any Level Zero driver");
 }
 
+EventPool &Engine::timestampEvents() {
+    std::call_once(timestampEventsOnce_, [this] {
+        uint32_t chunk =
+            static_cast<uint32_t>(std::strtoul(options().eventPoolChunk.c_str(), nullptr, 10));
+        timestampEvents_ = std::make_unique<EventPool>(context_, device_, chunk,
+                                                       ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP);
+    });
+    return *timestampEvents_;
+}
+
+void Engine::releaseEvent(ze_event_handle_t event) {
+    EventPool *pool = EventPool::poolOf(event);
+    if (pool && pool == timestampEvents_.get())
+        pool->release(event);
+    else
+        events_->release(event); // refuses events it did not hand out
+}
+
 void Engine::checkAllocationSize(size_t size) const {
     if (size > maxMemAllocSize_)
         failInvalid("size " + std::to_string(size) + " exceeds the device's maximum allocation of " +
@@ -99,6 +118,9 @@ void Engine::init() {
     IMEX_L0_ZE(zeDeviceGetProperties(device_, &props));
     deviceName_ = props.name;
     maxMemAllocSize_ = props.maxMemAllocSize;
+    // ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES (1.0): timerResolution is ns per tick.
+    timerResolutionNs_ = props.timerResolution ? props.timerResolution : 1;
+    kernelTimestampValidBits_ = props.kernelTimestampValidBits ? props.kernelTimestampValidBits : 64;
 
     compute_ = {ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES};
     IMEX_L0_ZE(zeDeviceGetComputeProperties(device_, &compute_));

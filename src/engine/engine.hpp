@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace imex_l0 {
@@ -45,6 +46,9 @@ public:
     // for something the device cannot do, which is not running out of memory.
     void checkAllocationSize(size_t size) const;
     const ze_device_compute_properties_t &compute() const { return compute_; }
+    // Length of a device timestamp tick (ns) and the valid bits of kernel timestamps.
+    uint64_t timerResolutionNs() const { return timerResolutionNs_; }
+    uint32_t kernelTimestampValidBits() const { return kernelTimestampValidBits_; }
     uint32_t computeOrdinal() const { return computeOrdinal_; }
     // Highest SPIR-V version the device consumes, as 0x00MMmm00 (1.2 = 0x00010200).
     uint32_t spirvVersion() const { return spirvVersion_; }
@@ -52,6 +56,12 @@ public:
     bool buildLogsReadable() const { return buildLogsReadable_; }
 
     EventPool &events() { return *events_; }
+    // Events that record their command's device start and end (kernel
+    // timestamps), for streams with profiling on; created on first use.
+    EventPool &timestampEvents();
+    // Gives an event back to whichever of the engine's pools handed it out;
+    // invalid_arguments for an event of neither.
+    void releaseEvent(ze_event_handle_t event);
     // An event of the engine's context, signaled once and never reset: a wait
     // on it is a no-op that only a list of this context accepts.
     ze_event_handle_t &probeEvent() { return probeEvent_; }
@@ -72,10 +82,14 @@ private:
     std::string deviceName_;
     uint64_t maxMemAllocSize_ = UINT64_MAX;
     ze_device_compute_properties_t compute_{};
+    uint64_t timerResolutionNs_ = 1;
+    uint32_t kernelTimestampValidBits_ = 64;
     uint32_t computeOrdinal_ = 0;
     uint32_t spirvVersion_ = 0x00010200;
     bool buildLogsReadable_ = false;
     std::unique_ptr<EventPool> events_;
+    std::once_flag timestampEventsOnce_;
+    std::unique_ptr<EventPool> timestampEvents_;
     ze_event_handle_t probeEvent_ = nullptr; // from events_, never released
     std::unique_ptr<KernelCache> kernels_;
     std::atomic<size_t> children_{0};

@@ -13,8 +13,10 @@ std::unordered_map<ze_event_handle_t, EventPool *> registry;
 
 } // namespace
 
-EventPool::EventPool(ze_context_handle_t context, ze_device_handle_t device, uint32_t chunk)
-    : context_(context), device_(device), chunk_(chunk ? chunk : 64) {}
+EventPool::EventPool(ze_context_handle_t context, ze_device_handle_t device, uint32_t chunk,
+                     ze_event_pool_flags_t flags)
+    : context_(context), device_(device), chunk_(chunk ? chunk : 64),
+      flags_(flags | ZE_EVENT_POOL_FLAG_HOST_VISIBLE) {}
 
 EventPool::~EventPool() {
     {
@@ -32,8 +34,7 @@ void EventPool::grow() {
     // Events are created one at a time, when first needed, inside pools of
     // chunk_ slots: an engine that launches little creates little.
     if (pools_.empty() || nextIndex_ == chunk_) {
-        ze_event_pool_desc_t desc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr,
-                                     ZE_EVENT_POOL_FLAG_HOST_VISIBLE, chunk_};
+        ze_event_pool_desc_t desc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr, flags_, chunk_};
         ze_event_pool_handle_t pool = nullptr;
         pools_.reserve(pools_.size() + 1); // so that the pool cannot go untracked
         IMEX_L0_ZE(zeEventPoolCreate(context_, &desc, 1, &device_, &pool));

@@ -14,7 +14,9 @@ namespace imex_l0 {
 
 class EventPool {
 public:
-    EventPool(ze_context_handle_t context, ze_device_handle_t device, uint32_t chunk);
+    // flags: ZE_EVENT_POOL_FLAG_HOST_VISIBLE always, plus e.g. KERNEL_TIMESTAMP.
+    EventPool(ze_context_handle_t context, ze_device_handle_t device, uint32_t chunk,
+              ze_event_pool_flags_t flags = 0);
     ~EventPool(); // destroys every event and pool, handed out or not
 
     ze_event_handle_t acquire();
@@ -48,6 +50,7 @@ private:
     ze_context_handle_t context_;
     ze_device_handle_t device_;
     uint32_t chunk_;
+    ze_event_pool_flags_t flags_;
     mutable std::mutex mutex_; // guards every member below
     std::vector<ze_event_pool_handle_t> pools_;
     uint32_t nextIndex_ = 0; // the next unused slot of pools_.back()

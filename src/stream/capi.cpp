@@ -93,4 +93,11 @@ imex_l0_status_t imex_l0_interop_memset(imex_l0_stream_t stream, void *dst, cons
     });
 }
 
+imex_l0_status_t imex_l0_stream_set_profiling(imex_l0_stream_t stream, int enable) {
+    return guard(__func__, [&] {
+        validate<Stream>(stream, "stream")->setProfiling(enable != 0);
+        return imex_l0_success;
+    });
+}
+
 } // extern "C"

@@ -76,14 +76,16 @@ void Stream::checkExtent(const void *ptr, size_t size, const char *what) const {
 }
 
 ze_event_handle_t Stream::signalEvent(ze_event_handle_t *returnEvent) {
-    return returnEvent ? engine()->events().acquire() : nullptr;
+    if (!returnEvent)
+        return nullptr;
+    return profiling_ ? engine()->timestampEvents().acquire() : engine()->events().acquire();
 }
 
 void Stream::dropEvent(ze_event_handle_t event) noexcept {
     if (!event)
         return;
     try {
-        engine()->events().release(event);
+        engine()->releaseEvent(event);
     } catch (...) {
         // The event stays owned by the pool and is destroyed with the engine.
     }

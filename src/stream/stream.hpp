@@ -24,6 +24,8 @@ public:
     Engine *engine() const { return child_.engine(); }
     ze_command_list_handle_t list() const { return list_; }
     Kind kind() const { return kind_; }
+    // Events this stream returns record kernel timestamps (imex_l0_stream_set_profiling).
+    void setProfiling(bool on) { profiling_ = on; }
 
     // Checks a dependency list before anything is appended (see
     // EventPool::checkDependency).
@@ -53,6 +55,7 @@ private:
     Kind kind_;
     ze_command_list_handle_t list_;
     ze_command_queue_handle_t queue_;
+    bool profiling_ = false;
 };
 
 } // namespace imex_l0

@@ -113,6 +113,64 @@ TEST_F(Logging, TracePrintsMoreThanInfo) {
                        imex_l0_set_log_level(static_cast<imex_l0_log_level_t>(42)));
 }
 
+// ---- Profiling and kernel queries.
+
+using Profiling = WithKernels;
+
+TEST_F(Profiling, EventsOfAProfilingStreamCarryDeviceTimes) {
+    Kernel k = fromSource("fill_index");
+    UsmBuffer out = allocShared(4096 * sizeof(uint32_t));
+    imex_l0_exec_arg_t args[] = {usmArg(out.get())};
+    imex_l0_range_t range = range1d(4096);
+    ASSERT_IMEX(imex_l0_stream_set_profiling(stream.get(), 1));
+    uint64_t host0 = 0, before = 0, host1 = 0, after = 0;
+    ASSERT_ZE(zeDeviceGetGlobalTimestamps(device, &host0, &before));
+    ze_event_handle_t done = nullptr;
+    ASSERT_IMEX(imex_l0_interop_kernel_execute(k.get(), stream.get(), 1, args, &range, 0, nullptr,
+                                               &done));
+    ASSERT_ZE(zeEventHostSynchronize(done, UINT64_MAX));
+    ASSERT_ZE(zeDeviceGetGlobalTimestamps(device, &host1, &after));
+    uint64_t start = 0, end = 0;
+    ASSERT_IMEX(imex_l0_event_get_timestamps(engine.get(), done, &start, &end));
+    EXPECT_LE(before, start);
+    EXPECT_LE(start, end);
+    EXPECT_LE(end, after);
+    for (uint32_t i = 0; i < 4096; ++i)
+        ASSERT_EQ(out.as<uint32_t>()[i], i);
+    EXPECT_IMEX(imex_l0_event_release(engine.get(), done));
+
+    // Without profiling, events carry no timestamps, and say so.
+    ASSERT_IMEX(imex_l0_stream_set_profiling(stream.get(), 0));
+    ze_event_handle_t plain = nullptr;
+    ASSERT_IMEX(imex_l0_interop_kernel_execute(k.get(), stream.get(), 1, args, &range, 0, nullptr,
+                                               &plain));
+    ASSERT_ZE(zeEventHostSynchronize(plain, UINT64_MAX));
+    EXPECT_IMEX_STATUS(imex_l0_invalid_arguments,
+                       imex_l0_event_get_timestamps(engine.get(), plain, &start, &end));
+    EXPECT_NE(lastError().find("carries no timestamps"), std::string::npos) << lastError();
+    EXPECT_IMEX(imex_l0_event_release(engine.get(), plain));
+}
+
+TEST_F(Profiling, KernelQueries) {
+    Kernel k = fromSource("reduce_sum");
+    imex_l0_kernel_properties_t props{};
+    ASSERT_IMEX(imex_l0_kernel_get_properties(k.get(), &props));
+    ze_device_compute_properties_t compute = {ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES};
+    ASSERT_ZE(zeDeviceGetComputeProperties(device, &compute));
+    EXPECT_GE(props.max_group_size, 1u);
+    EXPECT_LE(props.max_group_size, compute.maxTotalGroupSize);
+    EXPECT_GE(props.max_subgroup_size, 1u);
+    const size_t global[3] = {1024, 1, 1};
+    size_t local[3] = {};
+    ASSERT_IMEX(imex_l0_kernel_suggest_group_size(k.get(), global, local));
+    EXPECT_GE(local[0], 1u);
+    EXPECT_EQ(global[0] % local[0], 0u);
+    EXPECT_EQ(local[1], 1u);
+    const size_t zero[3] = {0, 1, 1};
+    EXPECT_IMEX_STATUS(imex_l0_invalid_arguments,
+                       imex_l0_kernel_suggest_group_size(k.get(), zero, local));
+}
+
 // ---- The C++ wrapper.
 
 class CppOwnership : public WithDriver {};
