@@ -17,6 +17,7 @@ install(FILES
   ${PROJECT_SOURCE_DIR}/include/imex_l0_interop.hpp
   ${PROJECT_SOURCE_DIR}/include/imex_gpu_runtime.h
   ${PROJECT_SOURCE_DIR}/include/imex_l0_mlir_runtime.h
+  ${PROJECT_SOURCE_DIR}/driver/include/ze_opencl_ext.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
 set_target_properties(imex_l0_interop PROPERTIES EXPORT_NAME interop)

@@ -69,7 +69,9 @@ IMEX_L0_API imex_l0_status_t imex_l0_get_version(imex_l0_version_t *version);
  * One line per event: "imex_l0,<level>,<event>,<fields...>", where <event> is
  * engine_create, stream_create, kernel_create, compile, kernel_execute (info:
  * with the host time in us and, for launches, the requested and the chosen
- * local size), call (trace: every API call), or the name of an API function
+ * local size), event_timestamps (info: the device time of a profiled
+ * command, when imex_l0_event_get_timestamps reads it), call (trace: every
+ * API call), or the name of an API function
  * that failed (its status and message, logged from level info up: at the
  * default level a failure reaches the caller only as a status and
  * imex_l0_last_error_message). The level starts from IMEX_L0_VERBOSE

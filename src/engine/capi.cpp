@@ -129,6 +129,9 @@ imex_l0_status_t imex_l0_event_get_timestamps(imex_l0_engine_t engine, ze_event_
             end += mask + 1;
         *start_ns = start * e->timerResolutionNs();
         *end_ns = end * e->timerResolutionNs();
+        if (verboseAt(Verbosity::info))
+            logLine(Verbosity::info, "event_timestamps,device_us=" +
+                                         std::to_string(double(*end_ns - *start_ns) / 1000.0));
         return imex_l0_success;
     });
 }

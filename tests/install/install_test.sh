@@ -16,3 +16,9 @@ lib_dir="$(ls -d "$prefix"/lib*/ | head -1)"
 ZE_ENABLE_ALT_DRIVERS="${lib_dir}libze_opencl.so" LD_LIBRARY_PATH="$lib_dir" \
     "$prefix/consumer-build/consumer"
 LD_LIBRARY_PATH="$lib_dir" "$prefix/consumer-build/mlir_consumer"
+# The README's pkg-config command, verbatim but for the prefix.
+PKG_CONFIG_PATH="$prefix/lib/pkgconfig" cc "$source_dir/tests/install/consumer/consumer.c" \
+    $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs imex_l0_interop) \
+    -Wl,-rpath,"$lib_dir" -o "$prefix/consumer-pkgconfig"
+ZE_ENABLE_ALT_DRIVERS="${lib_dir}libze_opencl.so" "$prefix/consumer-pkgconfig"
+test -f "$prefix/include/ze_opencl_ext.h"
