@@ -226,9 +226,16 @@ CompileResult compileInProcess(const CompileRequest &request) {
     auto context = std::make_unique<llvm::LLVMContext>();
     std::unique_ptr<llvm::Module> module;
     auto crashed = [&] {
-        ci.release();
-        context.release();
-        module.release();
+        // Kept, not destroyed: reachable from here for the process's life.
+        static auto *untrusted = new std::vector<std::shared_ptr<void>>;
+        static std::mutex untrustedMutex;
+        std::lock_guard<std::mutex> lock(untrustedMutex);
+        auto keep = [](auto *object) {
+            untrusted->push_back(std::shared_ptr<void>(object, [](void *) {}));
+        };
+        keep(ci.release());
+        keep(context.release());
+        keep(module.release());
         log.flush();
         result.spirv.clear();
         return result;
