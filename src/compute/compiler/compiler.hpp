@@ -34,7 +34,8 @@ struct CompileResult {
 
 // A crash (a signal) inside clang, LLVM or the translator is contained: the
 // result is a compile error naming the stage, the objects of that compile
-// are kept (reachable) for the process's life, not destroyed, and inProcessTrusted() is false from then on.
+// are kept (reachable) for the process's life, not destroyed, and
+// inProcessTrusted() is false from then on.
 CompileResult compileInProcess(const CompileRequest &request);
 // False once an in-process compile crashed: later compiles should not run
 // in this process's (possibly corrupted) compiler state.
