@@ -3,7 +3,14 @@
 // REQUIRES: runtime
 // RUN: imex-opt --gpux-lower-to-llvm %s | %run | FileCheck %s
 // RUN: imex-opt --gpux-lower-to-llvm %s | env ZE_OPENCL_TRACE=all %run 2>&1 | FileCheck %s --check-prefix=TRACE
+// RUN: imex-opt --gpux-lower-to-llvm %s | FileCheck %s --check-prefix=IR
 // CHECK: [100,  100,  100,  100]
+// The launch's stack slots are in the entry block, not in the loop body.
+// IR-LABEL: llvm.func @main
+// IR: llvm.alloca {{.*}} x !llvm.ptr
+// IR: llvm.alloca {{.*}} x !llvm.struct<(ptr, i64)>
+// IR: llvm.cond_br
+// IR: llvm.call @gpuLaunchKernel
 // TRACE: zeModuleCreate -> 0x0
 // TRACE-NOT: zeModuleCreate
 // TRACE: [100,  100,  100,  100]

@@ -28,6 +28,7 @@
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -316,8 +317,14 @@ struct WaitLowering : WrapperPattern<gpux::WaitOp> {
   }
 };
 
-// Allocates `count` elements of `elementType` on the stack; returns the pointer.
-Value stackArray(OpBuilder &b, Location loc, Type elementType, int64_t count) {
+// Allocates `count` elements of `elementType` on the stack, in the entry
+// block of the function around `at`: a launch inside a loop reuses the same
+// slots instead of growing the stack on every iteration.
+Value stackArray(OpBuilder &b, Operation *at, Type elementType, int64_t count) {
+  OpBuilder::InsertionGuard guard(b);
+  auto function = at->getParentOfType<FunctionOpInterface>();
+  b.setInsertionPointToStart(&function.getFunctionBody().front());
+  Location loc = at->getLoc();
   return LLVM::AllocaOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()), elementType,
                                 i64Constant(b, loc, count));
 }
@@ -341,7 +348,7 @@ struct LaunchLowering : WrapperPattern<gpux::LaunchFuncOp> {
     size_t n = op.getKernelOperands().size();
     bool shared = bool(op.getDynamicSharedMemorySize());
     size_t slots = n + (shared ? 1 : 0);
-    Value params = stackArray(rewriter, loc, paramDesc, int64_t(slots + 1));
+    Value params = stackArray(rewriter, op, paramDesc, int64_t(slots + 1));
     auto setParam = [&](size_t i, Value data, Value size) {
       Value entry = LLVM::GEPOp::create(rewriter, loc, ptr, paramDesc, params,
                                         ArrayRef<LLVM::GEPArg>{int32_t(i)});
@@ -357,7 +364,7 @@ struct LaunchLowering : WrapperPattern<gpux::LaunchFuncOp> {
       Value value = converted;
       if (auto memref = llvm::dyn_cast<MemRefType>(original.getType()))
         value = MemRefDescriptor(converted).bufferPtr(rewriter, loc, converter, memref);
-      Value slot = stackArray(rewriter, loc, value.getType(), 1);
+      Value slot = stackArray(rewriter, op, value.getType(), 1);
       LLVM::StoreOp::create(rewriter, loc, value, slot);
       setParam(i, slot, getSizeInBytes(loc, value.getType(), rewriter));
     }
@@ -377,7 +384,7 @@ struct LaunchLowering : WrapperPattern<gpux::LaunchFuncOp> {
     Value deps = nullPtr(rewriter, loc);
     if (!events.empty()) {
       auto eventDesc = LLVM::LLVMStructType::getLiteral(ctx, {ptr});
-      deps = stackArray(rewriter, loc, eventDesc, int64_t(events.size() + 1));
+      deps = stackArray(rewriter, op, eventDesc, int64_t(events.size() + 1));
       events.push_back(nullPtr(rewriter, loc));
       for (auto [i, e] : llvm::enumerate(events)) {
         Value entry = LLVM::GEPOp::create(rewriter, loc, ptr, eventDesc, deps,
