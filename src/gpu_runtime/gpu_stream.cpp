@@ -24,13 +24,19 @@ struct EngineLease {
 
 } // namespace
 
+std::unique_ptr<GpuStream> GpuStream::build(Engine *engine, Stream::Kind kind,
+                                            ze_command_list_handle_t list) {
+    std::unique_ptr<GpuStream> gpu(new GpuStream);
+    gpu->ownedStream_ = std::make_unique<Stream>(engine, kind, list, nullptr);
+    gpu->ownedStream_->init();
+    gpu->stream_ = gpu->ownedStream_.get();
+    return gpu;
+}
+
 std::unique_ptr<GpuStream> GpuStream::over(Engine *leased, Stream::Kind kind,
                                            ze_command_list_handle_t list) {
     EngineLease lease{leased};
-    std::unique_ptr<GpuStream> gpu(new GpuStream);
-    gpu->ownedStream_ = std::make_unique<Stream>(leased, kind, list, nullptr);
-    gpu->ownedStream_->init();
-    gpu->stream_ = gpu->ownedStream_.get();
+    std::unique_ptr<GpuStream> gpu = build(leased, kind, list);
     gpu->sharedEngine_ = lease.take();
     return gpu;
 }
@@ -60,12 +66,7 @@ std::unique_ptr<GpuStream> GpuStream::fromInterop(Stream *stream) {
 }
 
 std::unique_ptr<GpuStream> GpuStream::onEngine(Engine *engine) {
-    std::unique_ptr<GpuStream> gpu(new GpuStream);
-    gpu->ownedStream_ = std::make_unique<Stream>(engine, Stream::Kind::ownedImmediate, nullptr,
-                                                 nullptr);
-    gpu->ownedStream_->init();
-    gpu->stream_ = gpu->ownedStream_.get();
-    return gpu;
+    return build(engine, Stream::Kind::ownedImmediate, nullptr);
 }
 
 GpuStream::~GpuStream() {

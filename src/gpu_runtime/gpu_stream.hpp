@@ -56,8 +56,11 @@ public:
 
 private:
     GpuStream() = default;
-    // A stream of `kind` over `list` on an engine leased from the registry;
-    // the lease is returned whether or not this succeeds.
+    // A stream of `kind` over `list` (the library's own list when NULL) on `engine`.
+    static std::unique_ptr<GpuStream> build(Engine *engine, Stream::Kind kind,
+                                            ze_command_list_handle_t list);
+    // build() on an engine leased from the registry; the lease is returned
+    // whether or not this succeeds.
     static std::unique_ptr<GpuStream> over(Engine *leased, Stream::Kind kind,
                                            ze_command_list_handle_t list);
     // Whether the list is the library's own, so every append goes through
