@@ -1,11 +1,11 @@
 // C entry points of kernels, the compiler and event-based execution.
 #include "common/verbose.hpp"
+#include "compute/compiler/macro_name.hpp"
 #include "compute/compiler_loader.hpp"
 #include "compute/kernel.hpp"
 #include "stream/stream.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -21,11 +21,7 @@ void checkDefines(size_t ndefines, const imex_l0_define_t *defines) {
         const char *name = defines[i].name;
         if (!name || !*name)
             failInvalid("defines[" + std::to_string(i) + "].name is NULL or empty");
-        // "A B" would reach clang as -DA B, defining A: refused here instead.
-        bool identifier = !std::isdigit(static_cast<unsigned char>(name[0]));
-        for (const char *c = name; *c && identifier; ++c)
-            identifier = std::isalnum(static_cast<unsigned char>(*c)) || *c == '_';
-        if (!identifier)
+        if (!isMacroName(name))
             failInvalid("defines[" + std::to_string(i) + "].name '" + name +
                         "' is not a macro name (letters, digits and '_', not starting with a "
                         "digit)");

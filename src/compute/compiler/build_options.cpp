@@ -1,9 +1,9 @@
 #include "build_options.hpp"
 
+#include "macro_name.hpp"
+
 #include <cstring>
 #include <unistd.h>
-
-#include <cctype>
 
 namespace imex_l0::compiler {
 namespace {
@@ -132,12 +132,7 @@ BuildOptions parseBuildOptions(const char *options, size_t ndefines,
             out.error = "define " + std::to_string(i) + " has no name";
             break;
         }
-        // -D"A B" would define A as "B" (clang splits at the first space or
-        // '='): a name that is no identifier is refused, not reinterpreted.
-        bool identifier = !std::isdigit(static_cast<unsigned char>(name[0]));
-        for (const char *c = name; *c && identifier; ++c)
-            identifier = std::isalnum(static_cast<unsigned char>(*c)) || *c == '_';
-        if (!identifier) {
+        if (!isMacroName(name)) {
             out.error = "define " + std::to_string(i) + " name '" + name +
                         "' is not a macro name (letters, digits and '_', not starting with a "
                         "digit)";
