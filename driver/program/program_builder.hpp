@@ -46,6 +46,11 @@ struct ProgramBuildResult {
     std::string log;                              // translator or OpenCL build log; also warnings on success
 };
 
+// Test hook for the translator's crash containment (ZE_OPENCL_FAULT=
+// translator:crash): the next SPIR-V translation raises SIGSEGV inside the
+// translator's contained call, and that build fails with a log.
+void crashNextTranslation();
+
 // SPIR-V -> (LLVMSPIRVLib readSpirv) SPIR 1.2 bitcode -> clCreateProgramWithBinary
 // + clBuildProgram("-x spir -spir-std=1.2" + the OpenCL options in buildFlags).
 // Build flags meant for Intel's compiler (-ze-*) are accepted and ignored.

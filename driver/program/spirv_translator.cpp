@@ -9,9 +9,12 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/Support/CrashRecoveryContext.h>
 #include <llvm/Support/raw_ostream.h>
 #include <spirv-tools/libspirv.h>
 
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -32,6 +35,32 @@ constexpr size_t kSpirvHeaderBytes = 5 * sizeof(uint32_t);
 // the PoCL build that follows, so one lock around every call into the
 // translator costs little. Guards: every call into LLVMSPIRVLib.
 std::mutex translatorMutex;
+
+std::atomic<bool> crashNext{false};
+std::atomic<bool> crashedBefore{false};
+
+// Runs `stage` so that a crash inside it (a signal on this thread) returns
+// false instead of ending the host process. No lock of ours may be taken
+// inside `stage`: a crash skips its unwinding.
+bool contained(llvm::function_ref<void()> stage) {
+    static std::once_flag enabled;
+    std::call_once(enabled, [] { llvm::CrashRecoveryContext::Enable(); });
+    llvm::CrashRecoveryContext context;
+    if (context.RunSafely(stage))
+        return true;
+    crashedBefore.store(true);
+    return false;
+}
+
+// After a crash the context and what the translator built in it are not
+// trusted to destroy cleanly: they stay reachable, unreleased, for the
+// process's life.
+void abandon(std::unique_ptr<llvm::LLVMContext> context) {
+    static auto *abandoned = new std::vector<std::unique_ptr<llvm::LLVMContext>>;
+    static std::mutex abandonedMutex;
+    std::lock_guard<std::mutex> lock(abandonedMutex);
+    abandoned->push_back(std::move(context));
+}
 
 std::string hex32(uint32_t value) {
     char text[16];
@@ -141,22 +170,36 @@ ze_result_t translateSpirv(const uint8_t *spirv, size_t size,
 
     // One context per translation: LLVMContexts are independent, so only the
     // translator call itself needs the lock.
-    llvm::LLVMContext context;
+    // On the heap, so that a crash can leave it, and what the translator had
+    // built in it, unreleased.
+    auto context = std::make_unique<llvm::LLVMContext>();
     // SPIR 1.2 is defined on typed pointers, so that is what the bitcode
     // handed over as SPIR carries. (PoCL 3.1 on LLVM 15 was measured to build
     // and run these kernels from opaque-pointer bitcode too, but other SPIR
     // consumers need not.) LLVM 15 defaults to opaque pointers unless told
     // otherwise before the first pointer type is created.
-    context.setOpaquePointers(false);
+    context->setOpaquePointers(false);
 
     std::string input(reinterpret_cast<const char *>(spirv), size);
     std::istringstream stream(input);
     llvm::Module *rawModule = nullptr;
     std::string error;
-    bool translated;
+    bool translated = false;
+    if (crashedBefore.load())
+        *log += "note: the SPIR-V translator crashed on an earlier module in this process; "
+                "its results since then are not guaranteed\n";
     {
         std::lock_guard<std::mutex> lock(translatorMutex);
-        translated = llvm::readSpirv(context, options, stream, rawModule, error);
+        if (!contained([&] {
+                if (crashNext.exchange(false))
+                    std::raise(SIGSEGV);
+                translated = llvm::readSpirv(*context, options, stream, rawModule, error);
+            })) {
+            abandon(std::move(context));
+            *log += "SPIR-V translation failed: internal error in the SPIR-V translator "
+                    "(LLVMSPIRVLib): it crashed on this module; the process goes on\n";
+            return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+        }
     }
     std::unique_ptr<llvm::Module> module(rawModule);
     if (!translated || !module) {
@@ -182,4 +225,7 @@ ze_result_t translateSpirv(const uint8_t *spirv, size_t size,
 }
 
 } // namespace detail
+
+void crashNextTranslation() { detail::crashNext.store(true); }
+
 } // namespace ze_opencl

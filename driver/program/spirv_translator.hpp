@@ -23,7 +23,9 @@ ze_result_t checkSpirvHeader(const uint8_t *spirv, size_t size, std::string *log
 // ZE_RESULT_SUCCESS, ZE_RESULT_ERROR_INVALID_ARGUMENT (not SPIR-V) or
 // ZE_RESULT_ERROR_MODULE_BUILD_FAILURE (invalid or untranslatable SPIR-V),
 // with the validator's or translator's message appended to `log`.
-// Thread-safe.
+// A crash inside the translator (a signal on the calling thread) is contained:
+// the result is ZE_RESULT_ERROR_MODULE_BUILD_FAILURE with a log that says so,
+// and the process goes on. Thread-safe.
 ze_result_t translateSpirv(const uint8_t *spirv, size_t size,
                            const std::vector<SpecConstant> &specConstants, TranslatedModule *out,
                            std::string *log);

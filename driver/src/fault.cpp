@@ -1,6 +1,7 @@
 #include "fault.hpp"
 
 #include "options.hpp"
+#include "program_builder.hpp"
 #include "ze_opencl_ext.h"
 
 #include <cstdlib>
@@ -65,9 +66,14 @@ ze_result_t parseResult(const std::string &text) {
     return static_cast<ze_result_t>(std::strtoul(text.c_str(), nullptr, 0));
 }
 
-// ZE_OPENCL_FAULT=<entry point or *>:<N>:<result>, read once at load.
+// ZE_OPENCL_FAULT=<entry point or *>:<N>:<result>, or translator:crash, read
+// once at load.
 const bool fromEnvironment = [] {
     const std::string &spec = options().fault;
+    if (spec == "translator:crash") {
+        crashNextTranslation();
+        return true;
+    }
     auto first = spec.find(':');
     auto second = spec.find(':', first == std::string::npos ? first : first + 1);
     if (spec.empty() || first == std::string::npos || second == std::string::npos)
