@@ -1,5 +1,6 @@
 #include "spirv_translator.hpp"
 
+#include "generic_builtins.hpp"
 #include "kernel_metadata.hpp"
 #include "translator_limits.hpp"
 
@@ -216,6 +217,7 @@ ze_result_t translateSpirv(const uint8_t *spirv, size_t size,
         return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
     }
 
+    resolveGenericBuiltins(*module);
     out->kernels = kernelInfoFromModule(*module);
     llvm::SmallVector<char, 0> bitcode;
     llvm::raw_svector_ostream bitcodeStream(bitcode);

@@ -354,6 +354,29 @@ TEST(CompileHostile, InlineAssemblyIsACompileErrorAtItsLocation) {
     expectValid(compile(kVectorAdd));
 }
 
+// A module that calls a function defined nowhere would only fail when the
+// device compiler links it; the compiler says so itself.
+TEST(CompileHostile, CallToAnUndefinedFunctionIsACompileError) {
+    const char *source = "int scale(int v);\n"
+                         "kernel void k(global int *p) {\n"
+                         "    p[get_global_id(0)] = scale(p[get_global_id(0)]);\n"
+                         "}\n";
+    for (const char *options : {"", "-cl-opt-disable"}) {
+        SCOPED_TRACE(options);
+        Build b = compile(source, options);
+        if (subprocessMode())
+            continue; // the naive pipeline leaves the call to the device compiler
+        EXPECT_EQ(b.status, imex_l0_compile_error) << b.log;
+        EXPECT_NE(b.log.find("function 'scale' is called (from 'k') but defined nowhere"),
+                  std::string::npos)
+            << b.log;
+    }
+    // A declaration nothing calls, or a call the optimiser removes, is fine.
+    expectValid(compile("int unused(int v);\n"
+                        "kernel void k(global int *p) { if (0) p[0] = unused(1); p[0] = 2; }"));
+    expectValid(compile(kVectorAdd));
+}
+
 TEST(CompileHostile, IntegerDotProductIsACompileError) {
     const char *source = "kernel void k(global char4 *a, global char4 *b, global int *o) {\n"
                          "    size_t i = get_global_id(0);\n"

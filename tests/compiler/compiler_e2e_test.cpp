@@ -223,6 +223,71 @@ TEST_F(OnDriver, DefinesVectorsAndDivisionRemainder) {
     }
 }
 
+// C99 `inline` without `static`: an inline definition and no external one.
+// Without optimisation nothing inlines the helper, so its calls stay calls.
+TEST_F(OnDriver, C99InlineHelpersAreDefinedInTheProgram) {
+    const char *src = R"(
+        inline float axpy(float a, float x, float y) { return a * x + y; }
+        inline int twice(int v) { return 2 * v; }
+        kernel void k(global float *o, global const float *x, float a) {
+            size_t i = get_global_id(0);
+            o[i] = axpy(a, x[i], (float)twice((int)i));
+        })";
+    if (subprocessMode())
+        GTEST_SKIP() << "the naive pipeline leaves C99 inline helpers undefined";
+    constexpr uint32_t n = 64;
+    for (const char *options : {"", "-cl-opt-disable"}) {
+        SCOPED_TRACE(options);
+        float *o = alloc<float>(n);
+        float *x = alloc<float>(n);
+        for (uint32_t i = 0; i < n; ++i)
+            x[i] = 0.5f * float(i) - 3.0f;
+        ze_kernel_handle_t k = kernel(src, "k", options);
+        ASSERT_NE(k, nullptr);
+        arg(k, 0, o);
+        arg(k, 1, x);
+        arg(k, 2, 1.5f);
+        run(k, 2, n / 2);
+        for (uint32_t i = 0; i < n; ++i)
+            EXPECT_FLOAT_EQ(o[i], 1.5f * x[i] + float(2 * i)) << i;
+    }
+}
+
+// OpenCL C 2.0: builtins called on unqualified (generic) pointers. The
+// driver's OpenCL library has only the named address-space overloads.
+TEST_F(OnDriver, BuiltinsOnGenericPointers) {
+    const char *src = R"(
+        float3 load3(const float *p) { return vload3(0, p); }
+        void store3(float3 v, float *p) { vstore3(v, 0, p); }
+        kernel void k(global float *o, global const float *in) {
+            size_t i = get_global_id(0);
+            float c, whole;
+            float s = sincos(in[i], &c);
+            float part = fract(in[i] * 7.0f, &whole);
+            float f[3] = {in[i], 2.0f * in[i], 3.0f};
+            float g[3];
+            store3(load3(f), g);
+            o[i] = s * 10.0f + c + g[0] + g[1] + g[2] + part + whole * 100.0f;
+        })";
+    constexpr uint32_t n = 64;
+    float *o = alloc<float>(n);
+    float *in = alloc<float>(n);
+    for (uint32_t i = 0; i < n; ++i)
+        in[i] = 0.05f * float(i);
+    ze_kernel_handle_t k = kernel(src, "k", "-cl-std=CL2.0");
+    ASSERT_NE(k, nullptr);
+    arg(k, 0, o);
+    arg(k, 1, in);
+    run(k, 4, n / 4);
+    for (uint32_t i = 0; i < n; ++i) {
+        const float x = in[i];
+        const float whole = std::floor(x * 7.0f);
+        const float expected = std::sin(x) * 10.0f + std::cos(x) + x + 2.0f * x + 3.0f +
+                               (x * 7.0f - whole) + whole * 100.0f;
+        EXPECT_NEAR(o[i], expected, 1e-3f) << i;
+    }
+}
+
 TEST_F(OnDriver, StructByValueAndClStd20) {
     const char *src = R"(
         typedef struct { float scale; int offset; } params_t;

@@ -30,6 +30,7 @@
 #include "legalize.hpp"
 #include "restricted_fs.hpp"
 #include "screen.hpp"
+#include "whole_program.hpp"
 
 namespace imex_l0::compiler {
 namespace {
@@ -77,7 +78,11 @@ std::vector<std::string> cc1Arguments(const BuildOptions &options) {
         // optimizeAndLegalize runs the optimisation pipeline itself, so that
         // its legalisation sees the optimised IR before the translator does.
         "-disable-llvm-passes",
-        "-O" + std::to_string(options.optLevel),
+        // The front end's level only shapes the IR it emits (the pipeline
+        // runs at options.optLevel). At 0 clang emits no body for a C99
+        // inline function (defineInlineFunctions needs one) and marks every
+        // function optnone; from 1 up it does neither.
+        "-O" + std::to_string(std::max(1u, options.optLevel)),
         "-resource-dir", IMEX_L0_CLANG_RESOURCE_DIR,
         "-I", kVirtualDir,
     };
@@ -262,12 +267,20 @@ CompileResult compileInProcess(const CompileRequest &request) {
         log.flush();
         return result;
     }
+    defineInlineFunctions(*module);
 
     if (!contained("the LLVM optimisation and legalisation passes", log,
                    [&] { error = optimizeAndLegalize(*module, request.options->optLevel); }))
         return crashed();
     if (!error.empty()) {
         log << "error: " << error << "\n";
+        log.flush();
+        return result;
+    }
+    // After optimisation: a call the optimiser removed is no error.
+    error = undefinedFunctions(*module);
+    if (!error.empty()) {
+        log << error;
         log.flush();
         return result;
     }
