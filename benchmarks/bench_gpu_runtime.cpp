@@ -286,6 +286,37 @@ void LaunchFree_GpuRuntime(benchmark::State &state) {
     gpuWait(stream);
 }
 
+// The same loop with every free issued after the wait that ends its batch,
+// where gpuMemFree frees at once: what LaunchFree_GpuRuntime's deferred frees
+// are measured against (the deferral must add no host wait).
+void LaunchFree_FreeAfterWait(benchmark::State &state) {
+    void *stream = setup().stream;
+    void *kernel = gpuKernelGet(stream, setup().module, "empty4");
+    std::vector<void *> toFree;
+    toFree.reserve(bench::kBatch);
+    auto sync = [&] {
+        gpuWait(stream);
+        for (void *p : toFree)
+            gpuMemFree(stream, p);
+        toFree.clear();
+    };
+    int64_t n = 0;
+    {
+        bench::InstructionWindow window(state, __func__);
+        for (auto _ : state) {
+            void *p = gpuMemAlloc(stream, 64, 0, false);
+            ParamDesc params[kArgs + 1] = {{&p, sizeof(void *)}, {&p, sizeof(void *)},
+                                           {&p, sizeof(void *)}, {&p, sizeof(void *)},
+                                           {nullptr, 0}};
+            gpuLaunchKernel(stream, kernel, 1, 1, 1, 1, 1, 1, 0, params, nullptr);
+            toFree.push_back(p);
+            if (++n % bench::kBatch == 0)
+                sync();
+        }
+    }
+    sync();
+}
+
 } // namespace
 
 BENCHMARK(Launch_Raw)->UseRealTime()->Unit(benchmark::kMicrosecond);
@@ -298,6 +329,7 @@ BENCHMARK(LoweredSequence_Raw)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(LoweredSequence_GpuRuntime)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(LaunchFree_Raw)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(LaunchFree_GpuRuntime)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(LaunchFree_FreeAfterWait)->UseRealTime()->Unit(benchmark::kMicrosecond);
 
 int main(int argc, char **argv) {
     using bench::Metric;
@@ -313,6 +345,8 @@ int main(int argc, char **argv) {
                                      {"LoweredSequence_GpuRuntime", "LoweredSequence_Raw", 1.15,
                                       Metric::cpuTime},
                                      {"LaunchFree_GpuRuntime", "LaunchFree_Raw", 1.10,
+                                      Metric::cpuTime},
+                                     {"LaunchFree_GpuRuntime", "LaunchFree_FreeAfterWait", 1.02,
                                       Metric::cpuTime},
                                  });
 }

@@ -178,7 +178,12 @@ IMEX_L0_API imex_l0_status_t imex_l0_memory_get_size(imex_l0_memory_t memory, si
                                                      size_t *size);
 IMEX_L0_API imex_l0_status_t imex_l0_memory_get_kind(imex_l0_memory_t memory,
                                                      imex_l0_memory_kind_t *kind);
-/** Frees ALLOCATEd buffers; never frees a user pointer. */
+/** Frees ALLOCATEd buffers at once; never frees a user pointer. As with
+ *  zeMemFree, work that still uses the buffers must be complete first (wait
+ *  for the events of the launches that use them, or imex_l0_stream_wait):
+ *  the streams may be the caller's regular lists, whose submission the
+ *  library does not see. (The gpu* and mgpu* frees, whose callers cannot
+ *  wait first, defer themselves behind their stream's work instead.) */
 IMEX_L0_API imex_l0_status_t imex_l0_memory_destroy(imex_l0_memory_t memory);
 
 /* ------------------------------------------------- Kernels: OpenCL C, SPIR-V */

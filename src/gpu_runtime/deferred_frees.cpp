@@ -39,11 +39,14 @@ void DeferredFrees::releaseFenced(Stream &stream, bool all) {
 }
 
 void DeferredFrees::add(Stream &stream, void *ptr) {
-    if (!fenced_.empty())
-        releaseFenced(stream, false);
+    if (unfenced_.capacity() < kFenceEvery)
+        unfenced_.reserve(kFenceEvery);
     unfenced_.push_back(ptr);
     if (unfenced_.size() < kFenceEvery)
         return;
+    // Earlier fences are checked here, once per kFenceEvery frees, not at
+    // every free: an event query costs more than recording a pointer.
+    releaseFenced(stream, false);
     // One barrier for the pointers recorded so far. If it cannot be appended
     // they stay recorded, to be freed by the next completed wait.
     ze_event_handle_t done = stream.engine()->events().acquire();

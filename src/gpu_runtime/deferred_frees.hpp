@@ -5,8 +5,8 @@
 //  - a deferred pointer is only recorded (no Level Zero call);
 //  - every kFenceEvery recorded pointers, one barrier signalling a pool event
 //    is appended: the pointers recorded before it are freed once it signals,
-//    checked at later frees (one event query), so a loop that never waits
-//    does not keep its memory;
+//    checked when the next barrier is appended (one event query per
+//    kFenceEvery frees), so a loop that never waits does not keep its memory;
 //  - everything is freed by releaseAll after a completed wait on the stream.
 // Used by one thread at a time, like the stream.
 #pragma once

@@ -296,9 +296,12 @@ ze_event_handle_t GpuStream::append(KernelEntry &k, const size_t grid[3], const 
         busy_ = true;
         return nullptr;
     }
-    // Recording the event below, or keeping it after a failed append, cannot throw.
-    events_.reserve(events_.size() + 1);
-    spare_.reserve(spare_.size() + 1);
+    // Recording the event below, or keeping it after a failed append, cannot
+    // throw. (Growing only when full: reserve() itself costs a call per launch.)
+    if (events_.size() == events_.capacity())
+        events_.reserve(2 * events_.size() + 8);
+    if (spare_.size() == spare_.capacity())
+        spare_.reserve(2 * spare_.size() + 8);
     ze_event_handle_t signal = nullptr;
     if (spare_.empty()) {
         signal = engine()->events().acquire();

@@ -299,17 +299,23 @@ TEST_F(GpuRuntime, DeferredFreesHappenWithoutAWait) {
         errors.messages.clear();
     }
     ASSERT_EQ(zeEventHostSynchronize(last, UINT64_MAX), ZE_RESULT_SUCCESS);
-    // One more free checks the pile: every earlier barrier has signaled.
-    int *extra = static_cast<int *>(gpuMemAlloc(s, 64, 0, true));
-    ParamDesc params[] = {{&extra, sizeof(extra)}, {nullptr, 0}};
-    gpuLaunchKernel(s, k, 1, 1, 1, 1, 1, 1, 0, params, nullptr);
-    gpuMemFree(s, extra);
+    // The pile is checked when the next barrier is appended, every 32 frees
+    // (deferred_frees.hpp): by then every earlier barrier has signaled.
+    std::vector<int *> extras;
+    for (int i = 0; i < 32; ++i) {
+        int *extra = static_cast<int *>(gpuMemAlloc(s, 64, 0, true));
+        ParamDesc params[] = {{&extra, sizeof(extra)}, {nullptr, 0}};
+        gpuLaunchKernel(s, k, 1, 1, 1, 1, 1, 1, 0, params, nullptr);
+        gpuMemFree(s, extra);
+        extras.push_back(extra);
+    }
     EXPECT_FALSE(isAllocated(freed.front())) << "frees behind finished work were not released";
     // Destroying the stream completes the rest.
     gpuStreamDestroy(s);
     for (int *p : freed)
         EXPECT_FALSE(isAllocated(p));
-    EXPECT_FALSE(isAllocated(extra));
+    for (int *p : extras)
+        EXPECT_FALSE(isAllocated(p));
 }
 
 TEST_F(GpuRuntime, RepeatedWaitsAndLoadsAreCheap) {
