@@ -2,6 +2,7 @@
 
 #include "generic_builtins.hpp"
 #include "kernel_metadata.hpp"
+#include "sub_groups.hpp"
 #include "translator_limits.hpp"
 
 #include <LLVMSPIRVLib/LLVMSPIRVLib.h>
@@ -218,6 +219,7 @@ ze_result_t translateSpirv(const uint8_t *spirv, size_t size,
     }
 
     resolveGenericBuiltins(*module);
+    resolveSubGroupBuiltins(*module);
     out->kernels = kernelInfoFromModule(*module);
     llvm::SmallVector<char, 0> bitcode;
     llvm::raw_svector_ostream bitcodeStream(bitcode);

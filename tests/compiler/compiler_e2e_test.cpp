@@ -288,6 +288,54 @@ TEST_F(OnDriver, BuiltinsOnGenericPointers) {
     }
 }
 
+// The driver reports sub-groups of one work-item; the sub-group builtins
+// must give the answers of that size.
+TEST_F(OnDriver, SubGroupBuiltinsFollowTheReportedSize) {
+    ze_device_properties_t props = {ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+    ZE_OK(zeDeviceGetProperties(device_, &props));
+    ze_device_compute_properties_t compute = {ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES};
+    ZE_OK(zeDeviceGetComputeProperties(device_, &compute));
+    ASSERT_EQ(compute.numSubGroupSizes, 1u);
+    ASSERT_EQ(compute.subGroupSizes[0], 1u) << "this test checks sub-groups of one work-item";
+    const char *src = R"(
+        kernel void k(global int *o, global const int *in) {
+            size_t i = get_global_id(0);
+            int x = in[i];
+            sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+            global int *r = o + 12 * i;
+            r[0] = get_sub_group_size();
+            r[1] = get_max_sub_group_size();
+            r[2] = get_num_sub_groups();
+            r[3] = get_sub_group_id();
+            r[4] = get_sub_group_local_id();
+            r[5] = sub_group_reduce_add(x);
+            r[6] = sub_group_scan_exclusive_add(x);
+            r[7] = sub_group_scan_exclusive_min(x);
+            r[8] = sub_group_scan_inclusive_max(x);
+            r[9] = sub_group_broadcast(x, 0);
+            r[10] = sub_group_all(x > 3);
+            r[11] = sub_group_any(x > 3);
+        })";
+    constexpr uint32_t n = 64, groupSize = 8;
+    int32_t *o = alloc<int32_t>(12 * n);
+    int32_t *in = alloc<int32_t>(n);
+    for (uint32_t i = 0; i < n; ++i)
+        in[i] = int32_t(i % 7);
+    ze_kernel_handle_t k = kernel(src, "k", "-cl-std=CL2.0");
+    ASSERT_NE(k, nullptr);
+    arg(k, 0, o);
+    arg(k, 1, in);
+    run(k, n / groupSize, groupSize);
+    for (uint32_t i = 0; i < n; ++i) {
+        const int32_t *r = o + 12 * i;
+        const int32_t x = in[i];
+        const int32_t expected[12] = {1, 1, int32_t(groupSize), int32_t(i % groupSize), 0, x, 0,
+                                      INT32_MAX, x, x, x > 3, x > 3};
+        for (int j = 0; j < 12; ++j)
+            EXPECT_EQ(r[j], expected[j]) << "work-item " << i << ", value " << j;
+    }
+}
+
 TEST_F(OnDriver, StructByValueAndClStd20) {
     const char *src = R"(
         typedef struct { float scale; int offset; } params_t;

@@ -1,0 +1,151 @@
+#include "sub_groups.hpp"
+
+#include <llvm/ADT/StringRef.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ze_opencl {
+namespace detail {
+
+namespace {
+
+// "_Z<length><name><parameters>" -> name and parameters; false otherwise.
+bool demangleName(llvm::StringRef mangled, llvm::StringRef *name, llvm::StringRef *params) {
+    if (!mangled.consume_front("_Z"))
+        return false;
+    size_t length = 0;
+    if (mangled.consumeInteger(10, length) || length == 0 || length > mangled.size())
+        return false;
+    *name = mangled.take_front(length);
+    *params = mangled.drop_front(length);
+    return true;
+}
+
+// A work-item OpenCL builtin of the device library: size_t f(uint dimension).
+llvm::Value *workItemQuery(llvm::IRBuilder<> &b, llvm::Module &module, const char *mangled,
+                           unsigned dimension) {
+    llvm::Type *sizeType = b.getInt64Ty();
+    llvm::FunctionCallee f =
+        module.getOrInsertFunction(mangled, llvm::FunctionType::get(sizeType, {b.getInt32Ty()}, false));
+    if (auto *function = llvm::dyn_cast<llvm::Function>(f.getCallee()))
+        function->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+    llvm::CallInst *call = b.CreateCall(f, {b.getInt32(dimension)});
+    call->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+    return call;
+}
+
+llvm::Value *localSize(llvm::IRBuilder<> &b, llvm::Module &m, unsigned d) {
+    return workItemQuery(b, m, "_Z14get_local_sizej", d);
+}
+llvm::Value *localId(llvm::IRBuilder<> &b, llvm::Module &m, unsigned d) {
+    return workItemQuery(b, m, "_Z12get_local_idj", d);
+}
+
+// The identity of an exclusive scan: 0 for add, the type's largest value for
+// min and its smallest for max; `element` is the parameter's mangled type.
+llvm::Value *scanIdentity(llvm::Type *type, llvm::StringRef op, char element) {
+    if (op == "add")
+        return llvm::Constant::getNullValue(type);
+    const bool min = op == "min";
+    if (type->isFloatingPointTy())
+        return llvm::ConstantFP::getInfinity(type, /*Negative=*/!min);
+    const unsigned bits = type->getIntegerBitWidth();
+    const bool isSigned = element == 'i' || element == 'l' || element == 's' || element == 'c' ||
+                          element == 'a';
+    llvm::APInt value = min ? (isSigned ? llvm::APInt::getSignedMaxValue(bits)
+                                        : llvm::APInt::getMaxValue(bits))
+                            : (isSigned ? llvm::APInt::getSignedMinValue(bits)
+                                        : llvm::APInt::getMinValue(bits));
+    return llvm::ConstantInt::get(type, value);
+}
+
+// The single-work-item value of one call (nullptr for a call with no value,
+// whose work is done here), or nothing for a call that is not a sub-group
+// builtin this knows (left alone: the device compiler reports it).
+std::optional<llvm::Value *> replacement(llvm::CallInst &call, llvm::StringRef name, llvm::StringRef params) {
+    llvm::Module &module = *call.getModule();
+    llvm::IRBuilder<> b(&call);
+    llvm::Type *result = call.getType();
+    auto asResult = [&](llvm::Value *v) { return b.CreateZExtOrTrunc(v, result); };
+
+    if (name == "get_sub_group_size" || name == "get_max_sub_group_size")
+        return llvm::ConstantInt::get(result, 1);
+    if (name == "get_sub_group_local_id")
+        return llvm::ConstantInt::get(result, 0);
+    if (name == "get_num_sub_groups" || name == "get_enqueued_num_sub_groups")
+        return asResult(b.CreateMul(b.CreateMul(localSize(b, module, 0), localSize(b, module, 1)),
+                                    localSize(b, module, 2)));
+    if (name == "get_sub_group_id") {
+        llvm::Value *id = b.CreateAdd(
+            localId(b, module, 1), b.CreateMul(localSize(b, module, 1), localId(b, module, 2)));
+        id = b.CreateAdd(localId(b, module, 0), b.CreateMul(localSize(b, module, 0), id));
+        return asResult(id);
+    }
+    if (name == "sub_group_barrier") {
+        // A barrier of one work-item orders its memory accesses: a fence.
+        llvm::FunctionCallee fence = module.getOrInsertFunction(
+            "_Z9mem_fencej", llvm::FunctionType::get(b.getVoidTy(), {b.getInt32Ty()}, false));
+        if (auto *function = llvm::dyn_cast<llvm::Function>(fence.getCallee()))
+            function->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+        b.CreateCall(fence, {call.getArgOperand(0)})->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+        return nullptr;
+    }
+    if (call.arg_size() == 0 || call.getArgOperand(0)->getType() != result)
+        return std::nullopt;
+    llvm::Value *x = call.getArgOperand(0);
+    if (name == "sub_group_all" || name == "sub_group_any")
+        return asResult(b.CreateICmpNE(x, llvm::Constant::getNullValue(x->getType())));
+    if (name == "sub_group_broadcast")
+        return x;
+    for (const char *op : {"add", "min", "max"}) {
+        if (name == std::string("sub_group_reduce_") + op ||
+            name == std::string("sub_group_scan_inclusive_") + op)
+            return x;
+        if (name == std::string("sub_group_scan_exclusive_") + op)
+            return scanIdentity(result, op, params.empty() ? 'i' : params.front());
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+unsigned resolveSubGroupBuiltins(llvm::Module &module) {
+    std::vector<llvm::Function *> builtins;
+    for (llvm::Function &function : module) {
+        llvm::StringRef name, params;
+        if (function.isDeclaration() && demangleName(function.getName(), &name, &params) &&
+            name.contains("sub_group"))
+            builtins.push_back(&function);
+    }
+    unsigned replaced = 0;
+    for (llvm::Function *builtin : builtins) {
+        llvm::StringRef name, params;
+        demangleName(builtin->getName(), &name, &params);
+        std::vector<llvm::CallInst *> calls;
+        for (llvm::User *user : builtin->users())
+            if (auto *call = llvm::dyn_cast<llvm::CallInst>(user);
+                call && call->getCalledFunction() == builtin)
+                calls.push_back(call);
+        for (llvm::CallInst *call : calls) {
+            std::optional<llvm::Value *> value = replacement(*call, name, params);
+            if (!value)
+                continue;
+            if (*value)
+                call->replaceAllUsesWith(*value);
+            call->eraseFromParent();
+            ++replaced;
+        }
+        if (builtin->use_empty())
+            builtin->eraseFromParent();
+    }
+    return replaced;
+}
+
+} // namespace detail
+} // namespace ze_opencl

@@ -1,0 +1,22 @@
+// Sub-group builtins on a device whose sub-groups are single work-items. The
+// driver reports one sub-group size, 1 (PoCL's CPU device has no sub-groups
+// of its own and its kernel library defines none of these builtins), so a
+// kernel that uses them gets the answers that size implies: each work-item is
+// sub-group number <local linear id>, local id 0, and every collective
+// operation is over that one work-item.
+#pragma once
+
+namespace llvm {
+class Module;
+}
+
+namespace ze_opencl {
+namespace detail {
+
+// Replaces the calls of the cl_khr_subgroups builtins (sizes and ids,
+// sub_group_barrier, all/any, broadcast, reduce and scans) with their
+// single-work-item values. Returns the number of calls replaced.
+unsigned resolveSubGroupBuiltins(llvm::Module &module);
+
+} // namespace detail
+} // namespace ze_opencl
