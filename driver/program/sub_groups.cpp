@@ -101,8 +101,20 @@ std::optional<llvm::Value *> replacement(llvm::CallInst &call, llvm::StringRef n
     llvm::Value *x = call.getArgOperand(0);
     if (name == "sub_group_all" || name == "sub_group_any")
         return asResult(b.CreateICmpNE(x, llvm::Constant::getNullValue(x->getType())));
-    if (name == "sub_group_broadcast")
+    if (name == "sub_group_broadcast" || name == "intel_sub_group_shuffle" ||
+        name == "intel_sub_group_shuffle_xor")
         return x;
+    // Intel's shuffles across two sub-groups' worth of values: with one
+    // work-item, delta 0 is the current value and delta 1 the other one.
+    if ((name == "intel_sub_group_shuffle_down" || name == "intel_sub_group_shuffle_up") &&
+        call.arg_size() == 3) {
+        llvm::Value *delta = call.getArgOperand(2);
+        llvm::Value *atZero =
+            b.CreateICmpEQ(delta, llvm::Constant::getNullValue(delta->getType()));
+        llvm::Value *current = call.getArgOperand(name == "intel_sub_group_shuffle_down" ? 0 : 1);
+        llvm::Value *other = call.getArgOperand(name == "intel_sub_group_shuffle_down" ? 1 : 0);
+        return b.CreateSelect(atZero, current, other);
+    }
     for (const char *op : {"add", "min", "max"}) {
         if (name == std::string("sub_group_reduce_") + op ||
             name == std::string("sub_group_scan_inclusive_") + op)

@@ -336,6 +336,40 @@ TEST_F(OnDriver, SubGroupBuiltinsFollowTheReportedSize) {
     }
 }
 
+// Intel's shuffles (declared by the full header only) on the same
+// one-work-item sub-groups.
+TEST_F(OnDriver, IntelShufflesOnOneWorkItemSubGroups) {
+    const char *src = R"(
+        kernel void k(global int *o, global const int *in) {
+            size_t i = get_global_id(0);
+            int x = in[i];
+            global int *r = o + 5 * i;
+            r[0] = intel_sub_group_shuffle(x, 0u);
+            r[1] = intel_sub_group_shuffle_xor(x, 0u);
+            r[2] = intel_sub_group_shuffle_down(x, x + 100, 0u);
+            r[3] = intel_sub_group_shuffle_down(x, x + 100, 1u);
+            r[4] = intel_sub_group_shuffle_up(x - 100, x, 1u);
+        })";
+    if (subprocessMode())
+        GTEST_SKIP() << "the naive pipeline does not declare Intel's sub-group builtins";
+    constexpr uint32_t n = 32;
+    int32_t *o = alloc<int32_t>(5 * n);
+    int32_t *in = alloc<int32_t>(n);
+    for (uint32_t i = 0; i < n; ++i)
+        in[i] = int32_t(3 * i + 1);
+    ze_kernel_handle_t k = kernel(src, "k");
+    ASSERT_NE(k, nullptr);
+    arg(k, 0, o);
+    arg(k, 1, in);
+    run(k, 4, n / 4);
+    for (uint32_t i = 0; i < n; ++i) {
+        const int32_t x = in[i];
+        const int32_t expected[5] = {x, x, x, x + 100, x - 100};
+        for (int j = 0; j < 5; ++j)
+            EXPECT_EQ(o[5 * i + j], expected[j]) << "work-item " << i << ", value " << j;
+    }
+}
+
 TEST_F(OnDriver, StructByValueAndClStd20) {
     const char *src = R"(
         typedef struct { float scale; int offset; } params_t;
