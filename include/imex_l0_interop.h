@@ -194,6 +194,9 @@ typedef struct {
     const char *value;
 } imex_l0_define_t;
 
+/** Compiles for the engine's device: its SPIR-V version, and cl_khr_fp16 only
+ *  when the device reports ZE_DEVICE_MODULE_FLAG_FP16 (otherwise half
+ *  arithmetic is a compile error; half as a storage format stays). */
 IMEX_L0_API imex_l0_status_t imex_l0_kernel_create_from_source(
     imex_l0_kernel_t *kernel, imex_l0_engine_t engine, const char *source,
     const char *kernel_name, const char *build_options, size_t ndefines,

@@ -132,6 +132,7 @@ void Engine::init() {
     uint32_t v = module.spirvVersionSupported;
     if (v != 0)
         spirvVersion_ = (ZE_MAJOR_VERSION(v) << 16) | (ZE_MINOR_VERSION(v) << 8);
+    fp16_ = (module.flags & ZE_DEVICE_MODULE_FLAG_FP16) != 0;
 
     uint32_t groups = 0;
     IMEX_L0_ZE(zeDeviceGetCommandQueueGroupProperties(device_, &groups, nullptr));

@@ -52,6 +52,9 @@ public:
     uint32_t computeOrdinal() const { return computeOrdinal_; }
     // Highest SPIR-V version the device consumes, as 0x00MMmm00 (1.2 = 0x00010200).
     uint32_t spirvVersion() const { return spirvVersion_; }
+    // Whether the device computes with half (ZE_DEVICE_MODULE_FLAG_FP16,
+    // cl_khr_fp16); without it, OpenCL C compiled for it has no cl_khr_fp16.
+    bool fp16() const { return fp16_; }
     // Whether a failed zeModuleCreate's build log can be read (see options.def).
     bool buildLogsReadable() const { return buildLogsReadable_; }
 
@@ -86,6 +89,7 @@ private:
     uint32_t kernelTimestampValidBits_ = 64;
     uint32_t computeOrdinal_ = 0;
     uint32_t spirvVersion_ = 0x00010200;
+    bool fp16_ = false;
     bool buildLogsReadable_ = false;
     std::unique_ptr<EventPool> events_;
     std::once_flag timestampEventsOnce_;

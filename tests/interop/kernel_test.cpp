@@ -119,6 +119,37 @@ TEST_F(KernelTest, DefinesAndBuildOptionsReachTheSource) {
         ASSERT_EQ(out[i], float(i) - 1.0f) << i;
 }
 
+// cl_khr_fp16 follows the device: the project's driver reports no FP16
+// (PoCL's CPU device has no cl_khr_fp16), so half arithmetic is a compile
+// error that names it, while half as a storage format still works.
+TEST_F(KernelTest, HalfArithmeticFollowsTheDevice) {
+    ze_device_module_properties_t props = {ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES};
+    ASSERT_ZE(zeDeviceGetModuleProperties(device, &props));
+    if (props.flags & ZE_DEVICE_MODULE_FLAG_FP16)
+        GTEST_SKIP() << "the device computes with half";
+    Kernel arithmetic;
+    EXPECT_IMEX_STATUS(imex_l0_compile_error,
+                       imex_l0_kernel_create_from_source(
+                           arithmetic.out(), engine.get(),
+                           "kernel void k(global half *o) { o[0] = o[1] * (half)2; }", "k",
+                           nullptr, 0, nullptr));
+    EXPECT_MESSAGE_HAS("half");
+
+    Kernel storage;
+    ASSERT_IMEX(imex_l0_kernel_create_from_source(
+        storage.out(), engine.get(),
+        "kernel void k(global float *out) {\n"
+        "    size_t i = get_global_id(0);\n"
+        "    global half *h = (global half *)out; // half 2i lies in out[i]\n"
+        "    vstore_half((float)i * 0.5f, 2 * i, h);\n"
+        "    out[i] = vload_half(2 * i, h) + 1.0f;\n"
+        "}\n",
+        "k", nullptr, 0, nullptr));
+    std::vector<float> out = runOutOnly(storage.get(), 64);
+    for (int i = 0; i < 64; ++i)
+        ASSERT_EQ(out[i], float(i) * 0.5f + 1.0f) << i;
+}
+
 TEST_F(KernelTest, RegisteredHeaderAndLibraryHeadersAreIncludable) {
     ASSERT_IMEX(imex_l0_register_header("interop_test/triple.h",
                                         "inline float triple(float x) { return 3.0f * x; }\n"));
