@@ -30,7 +30,10 @@ std::vector<std::string> entries(const std::string &dir) {
 
 // The child's side: compile IMEX_L0_TEST_SOURCE with IMEX_L0_TEST_CACHE_DIR
 // and exit with a code that tells the parent which level answered:
-// 10 = disk hit, 11 = disk miss (built), anything else = failure.
+// 10 = disk hit, 11 = disk miss (built), anything else = failure. With
+// IMEX_L0_TEST_EXPECT_ERROR the source must fail to compile; with
+// IMEX_L0_TEST_COMPILE_TWICE it is compiled again, and the code is 12 if the
+// memory level answered that, 13 if not.
 int childCompile() {
     const char *source = std::getenv("IMEX_L0_TEST_SOURCE");
     const char *dir = std::getenv("IMEX_L0_TEST_CACHE_DIR");
@@ -39,9 +42,18 @@ int childCompile() {
     char *error = nullptr;
     if (api().set_cache_dir(dir, &error) != imex_l0_success)
         return 3;
+    const bool expectError = std::getenv("IMEX_L0_TEST_EXPECT_ERROR") != nullptr;
     Build b = compile(source);
-    if (b.status != imex_l0_success || !spirvVal(b.spirv).empty())
+    if (expectError ? b.status != imex_l0_compile_error || b.log.empty()
+                    : b.status != imex_l0_success || !spirvVal(b.spirv).empty())
         return 4;
+    if (std::getenv("IMEX_L0_TEST_COMPILE_TWICE")) {
+        imex_l0_cache_stats_t before = stats();
+        Build again = compile(source);
+        if (again.status != b.status || again.log != b.log)
+            return 6;
+        return stats().memory_hits > before.memory_hits ? 12 : 13;
+    }
     imex_l0_cache_stats_t s = stats();
     if (s.disk_hits == 1 && s.disk_misses == 0)
         return 10;
@@ -84,14 +96,46 @@ TEST(MemoryCache, HitAfterMiss) {
     EXPECT_EQ(stats().memory_misses, s2.memory_misses + 3);
 }
 
-TEST(MemoryCache, FailuresAreReportedEveryTime) {
+// A failing source is not compiled again: the error and its log are cached.
+TEST(MemoryCache, FailuresAreCachedWithTheirLog) {
+    if (subprocessMode())
+        GTEST_SKIP() << "the subprocess back end's failures may be its environment's: not cached";
     std::string src = "kernel void " + unique("broken") + "() { syntax error }";
+    imex_l0_cache_stats_t s0 = stats();
     Build a = compile(src);
     Build b = compile(src);
     EXPECT_EQ(a.status, imex_l0_compile_error);
     EXPECT_EQ(b.status, imex_l0_compile_error);
     EXPECT_EQ(a.log, b.log);
-    EXPECT_FALSE(b.log.empty());
+    EXPECT_NE(b.log.find("error"), std::string::npos) << b.log;
+    imex_l0_cache_stats_t s1 = stats();
+    EXPECT_EQ(s1.memory_misses, s0.memory_misses + 1);
+    EXPECT_EQ(s1.memory_hits, s0.memory_hits + 1);
+}
+
+TEST(DiskCache, FailuresAreStoredWithTheirLog) {
+    if (subprocessMode())
+        GTEST_SKIP() << "the subprocess back end's failures may be its environment's: not cached";
+    TempDir dir;
+    std::vector<std::string> env = {
+        "IMEX_L0_TEST_SOURCE=kernel void " + unique("broken_disk") + "() { syntax error }",
+        "IMEX_L0_TEST_CACHE_DIR=" + dir.path, "IMEX_L0_TEST_EXPECT_ERROR=1"};
+    EXPECT_EQ(runSelf("CacheChild.Compile", env), 11);
+    ASSERT_EQ(entries(dir.path).size(), 1u);
+    EXPECT_EQ(runSelf("CacheChild.Compile", env), 10);
+}
+
+// The memory level is bounded by bytes too: an entry larger than the bound
+// is not kept, so the second compile is built again.
+TEST(MemoryCache, ByteBoundFromEnvironment) {
+    TempDir dir;
+    const std::string source = kernelNamed(unique("bytes"));
+    std::vector<std::string> env = {"IMEX_L0_TEST_SOURCE=" + source,
+                                    "IMEX_L0_TEST_CACHE_DIR=" + dir.path,
+                                    "IMEX_L0_TEST_COMPILE_TWICE=1"};
+    EXPECT_EQ(runSelf("CacheChild.Compile", env), 12);
+    env.push_back("IMEX_L0_COMPILER_CACHE_BYTES=64");
+    EXPECT_EQ(runSelf("CacheChild.Compile", env), 13);
 }
 
 TEST(DiskCache, SharedByTwoProcessesAndCorruptionIsRebuilt) {

@@ -91,7 +91,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     uint64_t spirvSize = 0;
     std::memcpy(&spirvSize, &bytes[kSpirvSizeOffset], sizeof spirvSize);
-    FUZZ_CHECK(hit->ok, "a hit is not a successful build");
+    FUZZ_CHECK(hit->ok == (spirvSize > 0),
+               "a hit with %llu SPIR-V bytes is %s (only a compile error has none)",
+               static_cast<unsigned long long>(spirvSize), hit->ok ? "a success" : "a failure");
     FUZZ_CHECK(kHeaderSize + hit->spirv.size() + hit->log.size() == bytes.size(),
                "a hit of %zu + %zu payload bytes from a %zu-byte file", hit->spirv.size(),
                hit->log.size(), bytes.size());
@@ -101,7 +103,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     cache->store(key, *hit);
     std::optional<CompileResult> again = cache->load(key);
-    FUZZ_CHECK(again && again->spirv == hit->spirv && again->log == hit->log,
+    FUZZ_CHECK(again && again->ok == hit->ok && again->spirv == hit->spirv &&
+                   again->log == hit->log,
                "a stored hit does not read back");
     return 0;
 }

@@ -53,7 +53,7 @@ write("module_create/native_foreign_device", b"\x03" + native)
 write("module_create/native_bad_checksum", b"\x01" + native[:24] + bytes(8) + native[32:])
 write("module_create/native_truncated", b"\x01" + native[:20])
 
-def entry(spirv, log, fmt=1):
+def entry(spirv, log, fmt=2):
     key = hashlib.sha256(b"the fuzz target's one key").digest()
     body = spirv + log
     return (b"IMXL0SPV" + struct.pack("<IIQQ", fmt, 0, len(spirv), len(log)) + key +
@@ -63,7 +63,8 @@ spirv = struct.pack("<7I", 0x07230203, 0x00010200, 0, 8, 0, (2 << 16) | 17, 4)
 write("disk_cache/spirv_no_log", entry(spirv, b""))
 write("disk_cache/spirv_and_warning", entry(spirv, b"kernel.cl:1:2: warning: unused variable 'x'\n"))
 write("disk_cache/empty_payload", entry(b"", b""))
-write("disk_cache/old_format", entry(spirv, b"", fmt=0))
+write("disk_cache/compile_error", entry(b"", b"kernel.cl:1:13: error: expected identifier\n"))
+write("disk_cache/old_format", entry(spirv, b"", fmt=1))
 write("disk_cache/truncated_header", entry(spirv, b"")[:40])
 PY
 ls -l "$here"/corpus/*

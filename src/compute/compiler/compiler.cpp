@@ -255,6 +255,7 @@ CompileResult compileWith(const CompileRequest &request, Builtins builtins) {
         keep(module.release());
         log.flush();
         result.spirv.clear();
+        result.reproducible = false;
         return result;
     };
 

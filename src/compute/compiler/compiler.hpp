@@ -30,6 +30,10 @@ struct CompileResult {
     bool ok = false;
     std::string spirv; // the module's bytes
     std::string log;   // diagnostics; warnings on success
+    // The same inputs give the same result again, so it may be cached: true
+    // for every success and for a compile error in the source; false for a
+    // contained crash, an out-of-memory or a subprocess that failed to run.
+    bool reproducible = true;
 };
 
 // A crash (a signal) inside clang, LLVM or the translator is contained: the

@@ -16,7 +16,9 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr char kMagic[8] = {'I', 'M', 'X', 'L', '0', 'S', 'P', 'V'};
-constexpr uint32_t kFormat = 1;
+// 2: failed builds are stored too (no SPIR-V, the log); format 1 held
+// successes only, and a reader of it would take a failure for one.
+constexpr uint32_t kFormat = 2;
 constexpr const char *kSuffix = ".imex_l0_spirv";
 
 bool readAll(int fd, std::string &out) {
@@ -110,7 +112,7 @@ std::optional<CompileResult> DiskCache::load(const Digest &key) {
     // The modification time is the LRU clock for eviction.
     utimensat(AT_FDCWD, path.c_str(), nullptr, 0);
     CompileResult result;
-    result.ok = true;
+    result.ok = h.spirvSize > 0; // every module has at least its header
     result.spirv = bytes.substr(sizeof h, h.spirvSize);
     result.log = bytes.substr(sizeof h + h.spirvSize);
     return result;
@@ -118,7 +120,7 @@ std::optional<CompileResult> DiskCache::load(const Digest &key) {
 
 void DiskCache::store(const Digest &key, const CompileResult &result) {
     std::string dir = directory();
-    if (dir.empty() || !result.ok)
+    if (dir.empty() || !result.reproducible || (result.ok && result.spirv.empty()))
         return;
     DiskCacheHeader h{};
     std::memcpy(h.magic, kMagic, sizeof kMagic);

@@ -4,6 +4,8 @@
 // File <dir>/<sha256 of the key>.imex_l0_spirv:
 //   magic "IMXL0SPV" | u32 format | u32 0 | u64 spirv bytes | u64 log bytes |
 //   key digest (32) | SHA-256 of the payload (32) | payload = spirv, log
+// A compile error is stored too, with 0 SPIR-V bytes and its log, so a
+// failing source is not compiled again by every run.
 // Writers write a private temporary file and rename() it into place, so a
 // reader sees a whole entry or none. A short, foreign or corrupted file
 // (size, magic, key or checksum mismatch) is a miss: it is deleted and the

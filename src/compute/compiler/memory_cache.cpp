@@ -26,15 +26,15 @@ MemoryCache::Result MemoryCache::getOrBuild(const std::string &key,
     Result result = build();
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        if (result && result->ok && capacity_ > 0) {
-            auto found = index_.find(key);
-            if (found == index_.end()) {
-                lru_.emplace_front(key, result);
-                index_.emplace(std::string_view(lru_.front().first), lru_.begin());
-                while (lru_.size() > capacity_) {
-                    index_.erase(std::string_view(lru_.back().first));
-                    lru_.pop_back();
-                }
+        if (result && result->reproducible && maxEntries_ > 0 &&
+            bytesOf(key, *result) <= maxBytes_ && index_.find(key) == index_.end()) {
+            lru_.emplace_front(key, result);
+            index_.emplace(std::string_view(lru_.front().first), lru_.begin());
+            bytes_ += bytesOf(key, *result);
+            while (lru_.size() > maxEntries_ || bytes_ > maxBytes_) {
+                bytes_ -= bytesOf(lru_.back().first, *lru_.back().second);
+                index_.erase(std::string_view(lru_.back().first));
+                lru_.pop_back();
             }
         }
         inFlight_.erase(key);
@@ -46,6 +46,11 @@ MemoryCache::Result MemoryCache::getOrBuild(const std::string &key,
 size_t MemoryCache::size() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return lru_.size();
+}
+
+size_t MemoryCache::bytes() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return bytes_;
 }
 
 } // namespace imex_l0::compiler

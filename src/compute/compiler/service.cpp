@@ -26,7 +26,8 @@ Service &Service::instance() {
     return service;
 }
 
-Service::Service() : memory_(config().cacheEntries), disk_(config().cacheDirMaxBytes) {
+Service::Service()
+    : memory_(config().cacheEntries, config().cacheBytes), disk_(config().cacheDirMaxBytes) {
     if (!config().cacheDir.empty())
         disk_.setDirectory(config().cacheDir); // an unusable directory leaves it off
 }
@@ -93,6 +94,10 @@ Service::Outcome Service::compile(std::string_view source, const char *optionTex
         }
         auto result = std::make_shared<CompileResult>(subprocess ? compileSubprocess(request)
                                                                  : compileInProcess(request));
+        // The subprocess compiler's failures may be its environment's (no
+        // clang-15 on PATH, a killed child): not kept.
+        if (subprocess && !result->ok)
+            result->reproducible = false;
         result->log.insert(0, options.warnings);
         if (untrusted)
             result->log.insert(0, "note: an in-process compile crashed earlier in this process; "
@@ -105,15 +110,18 @@ Service::Outcome Service::compile(std::string_view source, const char *optionTex
     };
     // The memory cache's waiters depend on build never throwing.
     auto build = [&]() -> MemoryCache::Result {
+        std::shared_ptr<CompileResult> failed;
         try {
             return buildOnce();
         } catch (const std::bad_alloc &) {
-            return failure("error: out of memory while compiling\n");
+            failed = failure("error: out of memory while compiling\n");
         } catch (const std::exception &e) {
-            return failure(std::string("error: internal compiler error: ") + e.what() + "\n");
+            failed = failure(std::string("error: internal compiler error: ") + e.what() + "\n");
         } catch (...) {
-            return failure("error: internal compiler error\n");
+            failed = failure("error: internal compiler error\n");
         }
+        failed->reproducible = false;
+        return failed;
     };
 
     MemoryCache::Result result;
