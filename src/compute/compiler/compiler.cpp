@@ -87,7 +87,7 @@ std::vector<std::string> cc1Arguments(const BuildOptions &options, Builtins buil
         "-disable-llvm-passes",
         // The front end's level only shapes the IR it emits (the pipeline
         // runs at options.optLevel). At 0 clang emits no body for a C99
-        // inline function (defineInlineFunctions needs one) and marks every
+        // inline function (internalizeHelpers needs one) and marks every
         // function optnone; from 1 up it does neither.
         "-O" + std::to_string(std::max(1u, options.optLevel)),
         "-resource-dir", IMEX_L0_CLANG_RESOURCE_DIR,
@@ -280,7 +280,7 @@ CompileResult compileWith(const CompileRequest &request, Builtins builtins) {
         log.flush();
         return result;
     }
-    defineInlineFunctions(*module);
+    internalizeHelpers(*module);
 
     if (!contained("the LLVM optimisation and legalisation passes", log,
                    [&] { error = optimizeAndLegalize(*module, request.options->optLevel); }))

@@ -1,5 +1,17 @@
-// optimizeAndLegalize: the optimisation pipeline clang would have run, followed
-// by the legalisation passes of legalize_passes.hpp.
+// optimizeAndLegalize: an optimisation pipeline chosen for SPIR-V consumers,
+// followed by the legalisation passes of legalize_passes.hpp.
+//
+// The pipeline per level (what a device compiler gets, and why):
+//   -O0   clang's -O0 pipeline (always-inline only): the code as written.
+//   -O1,  always-inline, then per function SROA (values out of allocas),
+//   -O2   EarlyCSE, InstCombine, SimplifyCFG, then GlobalDCE (helpers no
+//   (the  kernel calls any more). This is the cleanup a SPIR-V consumer
+//   default) needs to see values, not stack slots; the device compiler
+//         optimises again for its own device (inlining, unrolling,
+//         vectorisation), which is where those belong. LLVM's full -O2
+//         costs about 4x as much here and, by unrolling and inlining, makes
+//         the SPIR-V larger, not better (docs/compiler.md has the numbers).
+//   -O3   LLVM's full -O3 pipeline, for consumers that optimise little.
 //
 // Link requirements of the legalize*.cpp files (globbed into the compiler
 // library):
@@ -85,19 +97,16 @@ std::string runPipeline(llvm::Module &module, unsigned optLevel) {
     builder.crossRegisterProxies(loopAnalyses, functionAnalyses, cgsccAnalyses, moduleAnalyses);
 
     llvm::ModulePassManager passes;
-    switch (optLevel) {
-    case 0:
+    if (optLevel == 0) {
         passes = builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0);
-        break;
-    case 1:
-        passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O1);
-        break;
-    case 2:
-        passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
-        break;
-    default:
+    } else if (optLevel >= 3) {
         passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
-        break;
+    } else if (llvm::Error error = builder.parsePassPipeline(
+                   passes, "always-inline,function(sroa,early-cse,instcombine,simplifycfg),"
+                           "globaldce")) {
+        // A fixed, known-good pipeline text: failing to parse it is a build defect.
+        return "internal error: the SPIR-V pipeline does not parse: " +
+               llvm::toString(std::move(error));
     }
     std::string widthProblem;
     llvm::FunctionPassManager legalization;

@@ -20,9 +20,10 @@ bool isBuiltin(llvm::StringRef name) {
 
 } // namespace
 
-void defineInlineFunctions(llvm::Module &module) {
+void internalizeHelpers(llvm::Module &module) {
     for (llvm::Function &function : module)
-        if (!function.isDeclaration() && function.hasAvailableExternallyLinkage())
+        if (!function.isDeclaration() &&
+            function.getCallingConv() != llvm::CallingConv::SPIR_KERNEL)
             function.setLinkage(llvm::GlobalValue::InternalLinkage);
 }
 

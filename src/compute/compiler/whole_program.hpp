@@ -11,11 +11,14 @@ class Module;
 
 namespace imex_l0::compiler {
 
-// C99 `inline` without `static` gives an inline definition and no external
-// one, so clang emits the body as available_externally and calls an external
-// symbol nothing defines. OpenCL implementations compile such helpers into
-// the program; so does this: each becomes an internal definition.
-void defineInlineFunctions(llvm::Module &module);
+// Every function defined here that is not a kernel is the program's own: it
+// gets internal linkage, so unused helpers are dropped and the rest need no
+// export in the SPIR-V (program-scope variables keep theirs, for
+// zeModuleGetGlobalPointer). This also defines C99 `inline` helpers: `inline`
+// without `static` gives an inline definition and no external one, which
+// clang emits available_externally, calling an external symbol nothing
+// defines; OpenCL implementations compile such helpers into the program.
+void internalizeHelpers(llvm::Module &module);
 
 // "error: ..." lines, one per function that is called, defined nowhere in the
 // module and not a builtin; empty if none. Such a module would only fail
