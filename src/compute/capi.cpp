@@ -1,6 +1,6 @@
 // C entry points of kernels, the compiler and event-based execution.
 #include "common/verbose.hpp"
-#include "compute/compiler/macro_name.hpp"
+#include "compiler/macro_name.hpp"
 #include "compute/compiler_loader.hpp"
 #include "compute/kernel.hpp"
 #include "stream/stream.hpp"

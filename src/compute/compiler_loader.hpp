@@ -2,7 +2,7 @@
 // so that processes that only launch SPIR-V never load clang or LLVM.
 #pragma once
 
-#include "compute/compiler/compiler_api.h"
+#include "compiler/compiler_api.h"
 
 namespace imex_l0 {
 
