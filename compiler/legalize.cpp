@@ -115,6 +115,7 @@ std::string runPipeline(llvm::Module &module, unsigned optLevel) {
     legalization.addPass(MemMoveLoweringPass());
     legalization.addPass(IntegerWidthPass(&widthProblem));
     legalization.addPass(DuplicateEdgeSplitPass());
+    legalization.addPass(EntryAllocasFirstPass());
     legalization.addPass(DominatorBlockOrderPass());
     passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(legalization)));
     passes.run(module, moduleAnalyses);

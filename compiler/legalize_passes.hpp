@@ -44,6 +44,16 @@ struct DominatorBlockOrderPass : llvm::PassInfoMixin<DominatorBlockOrderPass> {
 
 // Gives `select` on vectors a vector condition: SPIR-V before 1.4 has no
 // OpSelect of vectors on one scalar condition, and translator 15 emits it.
+// SPIR-V requires a function's OpVariables to be the first instructions of
+// its first block, and translator 15 writes an alloca where it finds it:
+// InstCombine can leave a cast between two entry-block allocas. Moves every
+// alloca of constant size in the entry block to the top of it (legal: its
+// only operand is a constant).
+struct EntryAllocasFirstPass : llvm::PassInfoMixin<EntryAllocasFirstPass> {
+    llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &analyses);
+    static bool isRequired() { return true; }
+};
+
 struct VectorSelectConditionPass : llvm::PassInfoMixin<VectorSelectConditionPass> {
     llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &analyses);
     static bool isRequired() { return true; } // also on optnone (-O0) functions

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 #include <llvm/IR/Dominators.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
@@ -159,6 +160,45 @@ define i32 @f(i32 %x) {
     EXPECT_EQ(add.getOperand(0), function.getArg(0));
     EXPECT_TRUE(llvm::isa<llvm::Constant>(add.getOperand(1)) &&
                 llvm::cast<llvm::Constant>(add.getOperand(1))->isNullValue());
+}
+
+// ---------------------------------------------------------------------------
+// Entry-block allocas: InstCombine can leave a cast between two of them, and
+// translator 15 then writes an instruction before an OpVariable.
+
+TEST(LegalizeEntryAllocas, AllocasComeFirstAndTheModuleValidates) {
+    llvm::LLVMContext context;
+    std::string log;
+    auto module = legalize_test::parseIR(context, R"(
+target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024"
+target triple = "spir64-unknown-unknown"
+define spir_kernel void @k(i32 addrspace(1)* %out) {
+entry:
+  %a = alloca i64, align 8
+  %cast = bitcast i64* %a to i32*
+  %b = alloca [4 x i32], align 4
+  store i32 7, i32* %cast, align 4
+  %first = getelementptr [4 x i32], [4 x i32]* %b, i64 0, i64 0
+  store i32 5, i32* %first, align 4
+  %x = load i32, i32* %cast, align 4
+  %y = load i32, i32* %first, align 4
+  %sum = add i32 %x, %y
+  store i32 %sum, i32 addrspace(1)* %out, align 4
+  ret void
+})",
+                                         &log);
+    ASSERT_TRUE(module) << log;
+    llvm::Function &function = *module->getFunction("k");
+    llvm::FunctionAnalysisManager analyses;
+    imex_l0::compiler::EntryAllocasFirstPass().run(function, analyses);
+    auto it = function.getEntryBlock().begin();
+    EXPECT_TRUE(llvm::isa<llvm::AllocaInst>(*it++));
+    EXPECT_TRUE(llvm::isa<llvm::AllocaInst>(*it++));
+    EXPECT_TRUE(llvm::isa<llvm::BitCastInst>(*it));
+    std::vector<uint32_t> spirv;
+    std::string error;
+    ASSERT_TRUE(legalize_test::translate(*module, &spirv, &error)) << error;
+    EXPECT_EQ(imex_l0::compiler::validateSpirv(spirv.data(), spirv.size() * 4, 0x00010200), "");
 }
 
 // ---------------------------------------------------------------------------
