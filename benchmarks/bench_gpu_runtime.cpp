@@ -266,6 +266,16 @@ void LaunchFree_Raw(benchmark::State &state) {
     zeModuleDestroy(module);
 }
 
+// gpuMemAlloc of a fresh buffer and a launch of empty4 on it; returns the buffer.
+void *launchOnFreshBuffer(void *stream, void *kernel) {
+    void *p = gpuMemAlloc(stream, 64, 0, false);
+    ParamDesc params[kArgs + 1] = {{&p, sizeof(void *)}, {&p, sizeof(void *)},
+                                   {&p, sizeof(void *)}, {&p, sizeof(void *)},
+                                   {nullptr, 0}};
+    gpuLaunchKernel(stream, kernel, 1, 1, 1, 1, 1, 1, 0, params, nullptr);
+    return p;
+}
+
 void LaunchFree_GpuRuntime(benchmark::State &state) {
     void *stream = setup().stream;
     void *kernel = gpuKernelGet(stream, setup().module, "empty4");
@@ -273,11 +283,7 @@ void LaunchFree_GpuRuntime(benchmark::State &state) {
     {
         bench::InstructionWindow window(state, __func__);
         for (auto _ : state) {
-            void *p = gpuMemAlloc(stream, 64, 0, false);
-            ParamDesc params[kArgs + 1] = {{&p, sizeof(void *)}, {&p, sizeof(void *)},
-                                           {&p, sizeof(void *)}, {&p, sizeof(void *)},
-                                           {nullptr, 0}};
-            gpuLaunchKernel(stream, kernel, 1, 1, 1, 1, 1, 1, 0, params, nullptr);
+            void *p = launchOnFreshBuffer(stream, kernel);
             gpuMemFree(stream, p); // deferred behind the launch
             if (++n % bench::kBatch == 0)
                 gpuWait(stream);
@@ -304,12 +310,7 @@ void LaunchFree_FreeAfterWait(benchmark::State &state) {
     {
         bench::InstructionWindow window(state, __func__);
         for (auto _ : state) {
-            void *p = gpuMemAlloc(stream, 64, 0, false);
-            ParamDesc params[kArgs + 1] = {{&p, sizeof(void *)}, {&p, sizeof(void *)},
-                                           {&p, sizeof(void *)}, {&p, sizeof(void *)},
-                                           {nullptr, 0}};
-            gpuLaunchKernel(stream, kernel, 1, 1, 1, 1, 1, 1, 0, params, nullptr);
-            toFree.push_back(p);
+            toFree.push_back(launchOnFreshBuffer(stream, kernel));
             if (++n % bench::kBatch == 0)
                 sync();
         }
