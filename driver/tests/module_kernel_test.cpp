@@ -204,6 +204,51 @@ TEST_F(ModuleTest, StructPassedByValue) {
     }
 }
 
+// Pointers stored in memory (a table of USM pointers, a struct holding one),
+// with the indirect-access flags a Level Zero program sets for them.
+TEST_F(ModuleTest, IndirectAccessThroughPointersInMemory) {
+    Module module;
+    ASSERT_NO_FATAL_FAILURE(loadModule(module, "struct_arg"));
+    Kernel kernel;
+    ASSERT_NO_FATAL_FAILURE(loadKernel(kernel, module, "gather_indirect", 8));
+    ASSERT_ZE_SUCCESS(zeKernelSetIndirectAccess(kernel, ZE_KERNEL_INDIRECT_ACCESS_FLAG_HOST |
+                                                            ZE_KERNEL_INDIRECT_ACCESS_FLAG_DEVICE |
+                                                            ZE_KERNEL_INDIRECT_ACCESS_FLAG_SHARED));
+    constexpr uint32_t n = 8 * 16;
+    UsmBuffer<int> first, second, third, viewed, out;
+    allocate(first, UsmKind::Device, n);
+    allocate(second, UsmKind::Host, n);
+    allocate(third, UsmKind::Shared, n);
+    allocate(viewed, UsmKind::Shared, n);
+    allocate(out, UsmKind::Shared, n);
+    std::vector<int> host(n);
+    for (uint32_t i = 0; i < n; ++i)
+        host[i] = testValue(i, 7);
+    ASSERT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(list_, first.data(), host.data(),
+                                                    n * sizeof(int), nullptr, 0, nullptr));
+    ASSERT_NO_FATAL_FAILURE(sync());
+    for (uint32_t i = 0; i < n; ++i) {
+        second[i] = 3 * int(i);
+        third[i] = -int(i);
+        viewed[i] = int(i % 5);
+    }
+    UsmBuffer<int *> tables;
+    allocate(tables, UsmKind::Shared, 3);
+    tables[0] = first.data();
+    tables[1] = second.data();
+    tables[2] = third.data();
+    struct {
+        const int *data;
+        int32_t scale;
+    } view = {viewed.data(), 10};
+    const uint32_t ntables = 3;
+    ASSERT_ZE_SUCCESS(setArgs(kernel, {usm(out), usm(tables), byValue(ntables), byValue(view)}));
+    ASSERT_ZE_SUCCESS(launch(list_, kernel, {n / 8, 1, 1}));
+    ASSERT_NO_FATAL_FAILURE(sync());
+    for (uint32_t i = 0; i < n; ++i)
+        ASSERT_EQ(out[i], host[i] + 3 * int(i) - int(i) + 10 * int(i % 5)) << "i=" << i;
+}
+
 TEST_F(ModuleTest, ScalarsOfEveryWidthByValue) {
     Module module;
     ASSERT_NO_FATAL_FAILURE(loadModule(module, "struct_arg"));

@@ -31,3 +31,21 @@ kernel void lookup(global int *out, constant int *table, global const uint *inde
     size_t i = get_global_id(0);
     out[i] = table[index[i]];
 }
+
+// USM pointers the kernel finds in memory, not in its arguments (indirect
+// access): a table of pointers, and a struct by value that holds one (as an
+// integer: OpenCL C kernel structs cannot hold pointers; lowered SYCL and
+// MLIR code passes them this way).
+typedef struct {
+    ulong data;
+    int scale;
+} view_t;
+
+kernel void gather_indirect(global int *out, global int *const global *tables, uint ntables,
+                            view_t view) {
+    size_t i = get_global_id(0);
+    int sum = 0;
+    for (uint t = 0; t < ntables; ++t)
+        sum += tables[t][i];
+    out[i] = sum + view.scale * ((global const int *)view.data)[i];
+}
