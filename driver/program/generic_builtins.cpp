@@ -74,9 +74,8 @@ unsigned resolveGenericBuiltins(llvm::Module &module) {
             for (unsigned i = 0; i < call->arg_size(); ++i) {
                 llvm::Value *arg = call->getArgOperand(i);
                 llvm::Type *wanted = global->getFunctionType()->getParamType(i);
-                args.push_back(arg->getType() == wanted
-                                   ? arg
-                                   : builder.CreateAddrSpaceCast(arg, wanted));
+                args.push_back(arg->getType() == wanted ? arg
+                                                        : builder.CreateAddrSpaceCast(arg, wanted));
             }
             llvm::CallInst *replacement = builder.CreateCall(global, args);
             replacement->setCallingConv(call->getCallingConv());

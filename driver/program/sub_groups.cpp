@@ -31,8 +31,8 @@ bool demangleName(llvm::StringRef mangled, llvm::StringRef *name, llvm::StringRe
 llvm::Value *workItemQuery(llvm::IRBuilder<> &b, llvm::Module &module, const char *mangled,
                            unsigned dimension) {
     llvm::Type *sizeType = b.getInt64Ty();
-    llvm::FunctionCallee f =
-        module.getOrInsertFunction(mangled, llvm::FunctionType::get(sizeType, {b.getInt32Ty()}, false));
+    llvm::FunctionCallee f = module.getOrInsertFunction(
+        mangled, llvm::FunctionType::get(sizeType, {b.getInt32Ty()}, false));
     if (auto *function = llvm::dyn_cast<llvm::Function>(f.getCallee()))
         function->setCallingConv(llvm::CallingConv::SPIR_FUNC);
     llvm::CallInst *call = b.CreateCall(f, {b.getInt32(dimension)});
@@ -56,19 +56,19 @@ llvm::Value *scanIdentity(llvm::Type *type, llvm::StringRef op, char element) {
     if (type->isFloatingPointTy())
         return llvm::ConstantFP::getInfinity(type, /*Negative=*/!min);
     const unsigned bits = type->getIntegerBitWidth();
-    const bool isSigned = element == 'i' || element == 'l' || element == 's' || element == 'c' ||
-                          element == 'a';
-    llvm::APInt value = min ? (isSigned ? llvm::APInt::getSignedMaxValue(bits)
-                                        : llvm::APInt::getMaxValue(bits))
-                            : (isSigned ? llvm::APInt::getSignedMinValue(bits)
-                                        : llvm::APInt::getMinValue(bits));
+    const bool isSigned =
+        element == 'i' || element == 'l' || element == 's' || element == 'c' || element == 'a';
+    llvm::APInt value =
+        min ? (isSigned ? llvm::APInt::getSignedMaxValue(bits) : llvm::APInt::getMaxValue(bits))
+            : (isSigned ? llvm::APInt::getSignedMinValue(bits) : llvm::APInt::getMinValue(bits));
     return llvm::ConstantInt::get(type, value);
 }
 
 // The single-work-item value of one call (nullptr for a call with no value,
 // whose work is done here), or nothing for a call that is not a sub-group
 // builtin this knows (left alone: the device compiler reports it).
-std::optional<llvm::Value *> replacement(llvm::CallInst &call, llvm::StringRef name, llvm::StringRef params) {
+std::optional<llvm::Value *> replacement(llvm::CallInst &call, llvm::StringRef name,
+                                         llvm::StringRef params) {
     llvm::Module &module = *call.getModule();
     llvm::IRBuilder<> b(&call);
     llvm::Type *result = call.getType();
@@ -82,8 +82,8 @@ std::optional<llvm::Value *> replacement(llvm::CallInst &call, llvm::StringRef n
         return asResult(b.CreateMul(b.CreateMul(localSize(b, module, 0), localSize(b, module, 1)),
                                     localSize(b, module, 2)));
     if (name == "get_sub_group_id") {
-        llvm::Value *id = b.CreateAdd(
-            localId(b, module, 1), b.CreateMul(localSize(b, module, 1), localId(b, module, 2)));
+        llvm::Value *id = b.CreateAdd(localId(b, module, 1),
+                                      b.CreateMul(localSize(b, module, 1), localId(b, module, 2)));
         id = b.CreateAdd(localId(b, module, 0), b.CreateMul(localSize(b, module, 0), id));
         return asResult(id);
     }
@@ -109,8 +109,7 @@ std::optional<llvm::Value *> replacement(llvm::CallInst &call, llvm::StringRef n
     if ((name == "intel_sub_group_shuffle_down" || name == "intel_sub_group_shuffle_up") &&
         call.arg_size() == 3) {
         llvm::Value *delta = call.getArgOperand(2);
-        llvm::Value *atZero =
-            b.CreateICmpEQ(delta, llvm::Constant::getNullValue(delta->getType()));
+        llvm::Value *atZero = b.CreateICmpEQ(delta, llvm::Constant::getNullValue(delta->getType()));
         llvm::Value *current = call.getArgOperand(name == "intel_sub_group_shuffle_down" ? 0 : 1);
         llvm::Value *other = call.getArgOperand(name == "intel_sub_group_shuffle_down" ? 1 : 0);
         return b.CreateSelect(atZero, current, other);

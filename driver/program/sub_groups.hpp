@@ -15,7 +15,8 @@ namespace detail {
 
 // Replaces the calls of the cl_khr_subgroups builtins (sizes and ids,
 // sub_group_barrier, all/any, broadcast, reduce and scans) and of Intel's
-// shuffles (cl_intel_subgroups) with their single-work-item values. Returns the number of calls replaced.
+// shuffles (cl_intel_subgroups) with their single-work-item values. Returns the number of calls
+// replaced.
 unsigned resolveSubGroupBuiltins(llvm::Module &module);
 
 } // namespace detail

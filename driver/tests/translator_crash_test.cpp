@@ -27,14 +27,13 @@ TEST_F(TranslatorCrashTest, CrashIsABuildFailureAndTheNextModuleBuilds) {
     const bool withLog = buildLogOfAFailedBuildIsUsable();
     BuildLog log;
     ze_module_handle_t crashed = nullptr;
-    ASSERT_ZE_RESULT(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE,
-                     zeModuleCreate(context_, device_, &desc, &crashed,
-                                    withLog ? log.out() : nullptr));
+    ASSERT_ZE_RESULT(
+        ZE_RESULT_ERROR_MODULE_BUILD_FAILURE,
+        zeModuleCreate(context_, device_, &desc, &crashed, withLog ? log.out() : nullptr));
     EXPECT_EQ(crashed, nullptr);
     if (withLog) {
         const std::string text = buildLogText(log);
-        EXPECT_NE(text.find("internal error in the SPIR-V translator"), std::string::npos)
-            << text;
+        EXPECT_NE(text.find("internal error in the SPIR-V translator"), std::string::npos) << text;
     }
 
     Module module;

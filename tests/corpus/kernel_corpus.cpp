@@ -70,10 +70,11 @@ Outcome naive(const std::string &file, const std::string &options) {
     if (fd < 0)
         return crashed;
     close(fd);
-    std::string command = "clang-15 -cl-std=CL1.2 -target spir64-unknown-unknown -Xclang "
-                          "-no-opaque-pointers -Xclang -finclude-default-header -O2 -emit-llvm -c " +
-                          options + " '" + file + "' -o " + bc + " 2>/dev/null && llvm-spirv-15 " +
-                          "--spirv-max-version=1.2 " + bc + " -o " + bc + ".spv 2>/dev/null";
+    std::string command =
+        "clang-15 -cl-std=CL1.2 -target spir64-unknown-unknown -Xclang "
+        "-no-opaque-pointers -Xclang -finclude-default-header -O2 -emit-llvm -c " +
+        options + " '" + file + "' -o " + bc + " 2>/dev/null && llvm-spirv-15 " +
+        "--spirv-max-version=1.2 " + bc + " -o " + bc + ".spv 2>/dev/null";
     int status = std::system(command.c_str());
     std::remove(bc);
     std::remove((std::string(bc) + ".spv").c_str());
