@@ -208,8 +208,8 @@ void LoweredSequence_Raw(benchmark::State &state) {
     zeModuleDestroy(module);
 }
 
-void LoweredSequence_GpuRuntime(benchmark::State &state) {
-    void *stream = setup().stream;
+// The sequence on `stream`.
+void loweredSequence(benchmark::State &state, const char *name, void *stream) {
     const std::string &spirv = setup().spirv;
     auto buffers = setup().buffers;
     ParamDesc params[kArgs + 1] = {{&buffers[0], sizeof(void *)},
@@ -225,10 +225,23 @@ void LoweredSequence_GpuRuntime(benchmark::State &state) {
     };
     once();
     {
-        bench::InstructionWindow window(state, __func__);
+        bench::InstructionWindow window(state, name);
         for (auto _ : state)
             once();
     }
+}
+
+// On the benchmark's own list (gpuCreateStreamFromUser), as the raw case.
+void LoweredSequence_GpuRuntime(benchmark::State &state) {
+    loweredSequence(state, __func__, setup().stream);
+}
+
+// On a list the library creates, which is what IMEX's lowering gets from its
+// gpuCreateStream: there the wait after a launch waits on that launch's event.
+void LoweredSequence_GpuRuntimeOwnList(benchmark::State &state) {
+    void *stream = gpuCreateStream(setup().ze.device, setup().ze.context);
+    loweredSequence(state, __func__, stream);
+    gpuStreamDestroy(stream);
 }
 
 // A launch that uses a fresh buffer, then that buffer's free; a host
@@ -328,6 +341,7 @@ BENCHMARK(KernelGet_Cached)->UseRealTime()->Unit(benchmark::kNanosecond);
 BENCHMARK(ModuleReload_Large)->UseRealTime()->Unit(benchmark::kNanosecond);
 BENCHMARK(LoweredSequence_Raw)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(LoweredSequence_GpuRuntime)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(LoweredSequence_GpuRuntimeOwnList)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(LaunchFree_Raw)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(LaunchFree_GpuRuntime)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(LaunchFree_FreeAfterWait)->UseRealTime()->Unit(benchmark::kMicrosecond);
@@ -345,6 +359,8 @@ int main(int argc, char **argv) {
                                       Metric::cpuTime},
                                      {"LoweredSequence_GpuRuntime", "LoweredSequence_Raw", 1.15,
                                       Metric::cpuTime},
+                                     {"LoweredSequence_GpuRuntimeOwnList", "LoweredSequence_Raw",
+                                      1.15, Metric::cpuTime},
                                      {"LaunchFree_GpuRuntime", "LaunchFree_Raw", 1.10,
                                       Metric::cpuTime},
                                      {"LaunchFree_GpuRuntime", "LaunchFree_FreeAfterWait", 1.02,

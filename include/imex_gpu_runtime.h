@@ -13,7 +13,8 @@
  * context and command lists passed in are never destroyed. Modules and
  * kernels belong to the stream's engine; events returned by gpuLaunchKernel
  * belong to the stream and stay valid until the next gpuWait on it (which
- * recycles them) or its destruction.
+ * recycles them) or its destruction. Callers wait on them or pass them as
+ * dependencies, and never reset or destroy them: gpuWait may wait on one.
  *
  * Threads: a stream is used by one thread at a time; different streams may be
  * used from different threads.

@@ -96,6 +96,13 @@ void GpuStream::hostWait() {
         stream_->wait();
         return;
     }
+    // The library's own list runs in submission order: when its last command
+    // is a launch, that launch's completion event says everything is done,
+    // and no barrier is needed (what lowered code's launch + wait costs).
+    if (lastLaunchEvent_ && ownsList()) {
+        IMEX_L0_ZE(zeEventHostSynchronize(lastLaunchEvent_, UINT64_MAX));
+        return;
+    }
     if (!waitEvent_)
         waitEvent_ = engine()->events().acquire();
     try {
@@ -176,20 +183,21 @@ void GpuStream::free(void *ptr) {
         return;
     if (frees_.contains(ptr))
         failInvalid("pointer was freed already (its free waits for the stream's work)");
-    if (busy_)
+    if (busy_) {
         frees_.add(*stream_, ptr); // work queued before this free may still use the memory
-    else
+        lastLaunchEvent_ = nullptr; // the add may have appended a barrier
+    } else
         IMEX_L0_ZE(zeMemFree(e->context(), ptr));
 }
 
 void GpuStream::copy(void *dst, const void *src, size_t size) {
     stream_->memcpy(dst, src, size, 0, nullptr, nullptr);
-    busy_ = true;
+    appended(nullptr);
 }
 
 void GpuStream::fill(void *dst, const void *pattern, size_t patternSize, size_t size) {
     stream_->memset(dst, pattern, patternSize, size, 0, nullptr, nullptr);
-    busy_ = true;
+    appended(nullptr);
 }
 
 void GpuStream::record(ze_event_handle_t event) {
@@ -199,14 +207,14 @@ void GpuStream::record(ze_event_handle_t event) {
     if (zeEventQueryStatus(event) == ZE_RESULT_SUCCESS)
         IMEX_L0_ZE(zeEventHostReset(event));
     IMEX_L0_ZE(zeCommandListAppendBarrier(stream_->list(), event, 0, nullptr));
-    busy_ = true;
+    appended(nullptr);
 }
 
 void GpuStream::waitFor(ze_event_handle_t event) {
     if (!event)
         failInvalid("event is NULL");
     IMEX_L0_ZE(zeCommandListAppendBarrier(stream_->list(), nullptr, 1, &event));
-    busy_ = true;
+    appended(nullptr);
 }
 
 KernelCache::Module &GpuStream::load(const void *spirv, size_t size) {
@@ -293,7 +301,7 @@ ze_event_handle_t GpuStream::append(KernelEntry &k, const size_t grid[3], const 
     const ze_group_count_t count = {uint32_t(grid[0]), uint32_t(grid[1]), uint32_t(grid[2])};
     if (!withEvent) {
         k.append(stream_->list(), values, nvalues, groupSize, count, nullptr, ndeps, waits);
-        busy_ = true;
+        appended(nullptr);
         return nullptr;
     }
     // Recording the event below, or keeping it after a failed append, cannot
@@ -316,7 +324,7 @@ ze_event_handle_t GpuStream::append(KernelEntry &k, const size_t grid[3], const 
         throw;
     }
     events_.push_back(signal);
-    busy_ = true;
+    appended(signal);
     return signal;
 }
 
@@ -328,6 +336,7 @@ void GpuStream::wait() {
         return;
     hostWait();
     busy_ = false;
+    lastLaunchEvent_ = nullptr;
     frees_.releaseAll(*stream_);
     recycleEvents();
 }

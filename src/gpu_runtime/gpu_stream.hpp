@@ -71,7 +71,15 @@ private:
     ze_event_handle_t append(KernelEntry &k, const size_t grid[3], const size_t block[3],
                              const ArgValue *values, size_t nvalues, uint32_t ndeps,
                              ze_event_handle_t *waits, bool withEvent);
-    // Waits for everything on the list (with waitEvent_ on immediate lists).
+    // Records that a command was appended; `completion` is its completion
+    // event when it is a launch that signals one.
+    void appended(ze_event_handle_t completion) {
+        busy_ = true;
+        lastLaunchEvent_ = completion;
+    }
+    // Waits for everything on the list: on the library's own list through
+    // the last launch's event when that launch is the last command, else with
+    // waitEvent_ on immediate lists.
     void hostWait();
     // After a completed wait: resets the events handed out into spare_.
     void recycleEvents();
@@ -87,6 +95,9 @@ private:
     ze_event_handle_t waitEvent_ = nullptr;
     DeferredFrees frees_;
     bool busy_ = false; // work appended since the last wait
+    // The completion event of the last command appended, when that command is
+    // a launch with one (an entry of events_); null otherwise.
+    ze_event_handle_t lastLaunchEvent_ = nullptr;
     ModuleAddressCache modules_;
     // What kernel() returned last (a stream is used by one thread at a time).
     const KernelCache::Module *lastModule_ = nullptr;

@@ -337,6 +337,25 @@ TEST_F(GpuRuntime, RepeatedWaitsAndLoadsAreCheap) {
         << "an unloaded module stays cached for the next load";
 }
 
+// On the library's own list a wait whose last command is a launch waits on
+// that launch's event: it must cover everything queued before it too.
+TEST_F(GpuRuntime, WaitAfterALaunchCoversEverythingBefore) {
+    void *k = gpuKernelGet(stream, module, "increment");
+    int *data = shared<int>(64);
+    std::vector<int> initial(64);
+    for (int round = 0; round < 5; ++round) {
+        for (int i = 0; i < 64; ++i)
+            initial[i] = 1000 * round + i;
+        gpuMemCopy(stream, data, initial.data(), 64 * sizeof(int));
+        ParamDesc params[] = {{&data, sizeof(data)}, {nullptr, 0}};
+        for (int n = 0; n < 20; ++n)
+            gpuLaunchKernel(stream, k, 64, 1, 1, 1, 1, 1, 0, params, nullptr);
+        gpuWait(stream);
+        for (int i = 0; i < 64; ++i)
+            ASSERT_EQ(data[i], initial[i] + 20) << "round " << round << ", element " << i;
+    }
+}
+
 TEST_F(GpuRuntime, ChangedBytesAtAReusedAddressAreAnotherModule) {
     std::vector<char> blob = spirv;
     void *first = gpuModuleLoad(stream, blob.data(), blob.size());
