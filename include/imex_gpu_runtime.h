@@ -64,9 +64,10 @@ IMEX_L0_API void *gpuMemAlloc(void *stream, size_t size, size_t alignment, bool 
  *  Safe right after queueing work that still uses ptr (lowered code frees
  *  before it waits): when work was queued on the stream since its last
  *  gpuWait, the free is deferred until that work has completed (a barrier
- *  event; the pointer is freed by the next gpuWait, by a later gpuMemFree
- *  that sees the barrier done, or by gpuStreamDestroy). It never waits on the
- *  host. Work queued on *other* streams is not waited for. */
+ *  event every 32 deferred frees; the pointer is freed by the next gpuWait,
+ *  when a later barrier is appended and sees its own done, or by
+ *  gpuStreamDestroy). It never waits on the host. Work queued on *other*
+ *  streams is not waited for. */
 IMEX_L0_API void gpuMemFree(void *stream, void *ptr);
 /** Asynchronous on the stream, after everything submitted before. */
 IMEX_L0_API void gpuMemCopy(void *stream, void *dst, void *src, size_t size);
