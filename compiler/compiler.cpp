@@ -291,7 +291,7 @@ CompileResult compileWith(const CompileRequest &request, Builtins builtins) {
         return result;
     }
     // After optimisation: a call the optimiser removed is no error.
-    error = undefinedFunctions(*module);
+    error = undefinedFunctions(*module) + zeroLengthArrays(*module);
     if (!error.empty()) {
         log << error;
         log.flush();

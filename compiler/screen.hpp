@@ -18,4 +18,10 @@ namespace imex_l0::compiler {
 // "kernel.cl:3:5: error: ..." lines for every such construct; empty if none.
 std::string screenForTranslator(const llvm::Module &module, const clang::SourceManager &sources);
 
+// Zero-length arrays (a GNU extension clang accepts: `float f[0]`, a flexible
+// struct member `data[0]`) make the translator exit() ("InvalidArraySize"):
+// SPIR-V arrays have at least one element. Checked on the module as it goes
+// to the translator (optimisation may remove some); "error: ..." lines, or "".
+std::string zeroLengthArrays(const llvm::Module &module);
+
 } // namespace imex_l0::compiler

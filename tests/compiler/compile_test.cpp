@@ -404,6 +404,33 @@ TEST(CompileHostile, VendorBuiltinsCompileWithTheFullHeader) {
     expectValid(compile(kVectorAdd));
 }
 
+// Zero-length arrays (a GNU extension clang accepts) made the translator
+// exit() with "InvalidArraySize" (found by the compile_opencl_c fuzz target).
+TEST(CompileHostile, ZeroLengthArrayIsACompileError) {
+    const char *const sources[] = {
+        // A local array whose initializer clang drops (the fuzzer's input).
+        "kernel void k(global float *o) {\n"
+        "    float f[0] = {1, 2, 3};\n"
+        "    float3 v = vload3(0, f);\n"
+        "    o[get_global_id(0)] = v.x;\n"
+        "}\n",
+        // A flexible struct member reached through a pointer.
+        "typedef struct { int n; float data[0]; } s_t;\n"
+        "kernel void k(global s_t *o) { o->data[get_global_id(0)] = 1.0f; }\n"};
+    for (const char *source : sources) {
+        SCOPED_TRACE(source);
+        Build b = compile(source, "-cl-std=CL2.0");
+        EXPECT_EQ(b.status, imex_l0_compile_error) << b.log;
+        if (!subprocessMode())
+            EXPECT_NE(b.log.find("zero-length array"), std::string::npos) << b.log;
+    }
+    // One the optimiser removes is no error; at -O0 it stays, and is one.
+    const char *unused = "kernel void k(global int *o) { int a[0]; o[0] = 1; }";
+    expectValid(compile(unused));
+    EXPECT_EQ(compile(unused, "-cl-opt-disable").status, imex_l0_compile_error);
+    expectValid(compile(kVectorAdd));
+}
+
 TEST(CompileHostile, IntegerDotProductIsACompileError) {
     const char *source = "kernel void k(global char4 *a, global char4 *b, global int *o) {\n"
                          "    size_t i = get_global_id(0);\n"
