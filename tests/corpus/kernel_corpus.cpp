@@ -2,9 +2,9 @@
 // accepts, side by side. Not a test (the files come from other projects and
 // are not in this repository); docs/compiler.md has the numbers it printed.
 //
-//   kernel_corpus [-Dname=value...] file.cl...
+//   kernel_corpus [-Dname=value -O3 ...] file.cl...
 //
-// For every file, with "-I <its directory>" and the given defines:
+// For every file, with "-I <its directory>" and the given options:
 //   naive  clang-15 -O2 -emit-llvm | llvm-spirv-15, as two processes;
 //   pocl   clBuildProgram from source on the first OpenCL device;
 //   ours   imex_l0_compile_opencl_c, then zeModuleCreate and zeKernelCreate of
@@ -145,18 +145,18 @@ Outcome ours(const std::string &source, const std::string &options) {
 } // namespace
 
 int main(int argc, char **argv) {
-    std::string defines;
+    std::string extraOptions;
     std::vector<std::string> files;
     for (int i = 1; i < argc; ++i) {
-        if (std::string(argv[i]).rfind("-D", 0) == 0)
-            defines += std::string(" ") + argv[i];
+        if (argv[i][0] == '-')
+            extraOptions += std::string(" ") + argv[i];
         else
             files.push_back(argv[i]);
     }
     int totals[3][5] = {};
     int oursMissing = 0;
     for (const std::string &file : files) {
-        const std::string options = "-I " + directoryOf(file) + defines;
+        const std::string options = "-I " + directoryOf(file) + extraOptions;
         const std::string source = readFile(file);
         Outcome a = naive(file, options);
         Outcome b = inChild([&] { return pocl(source, options); });
