@@ -41,6 +41,12 @@
 #include <llvm/Linker/Linker.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/IPO/AlwaysInliner.h>
+#include <llvm/Transforms/IPO/GlobalDCE.h>
+#include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Scalar/EarlyCSE.h>
+#include <llvm/Transforms/Scalar/SROA.h>
+#include <llvm/Transforms/Scalar/SimplifyCFG.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
 #include <memory>
@@ -101,12 +107,15 @@ std::string runPipeline(llvm::Module &module, unsigned optLevel) {
         passes = builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0);
     } else if (optLevel >= 3) {
         passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
-    } else if (llvm::Error error = builder.parsePassPipeline(
-                   passes, "always-inline,function(sroa,early-cse,instcombine,simplifycfg),"
-                           "globaldce")) {
-        // A fixed, known-good pipeline text: failing to parse it is a build defect.
-        return "internal error: the SPIR-V pipeline does not parse: " +
-               llvm::toString(std::move(error));
+    } else {
+        passes.addPass(llvm::AlwaysInlinerPass());
+        llvm::FunctionPassManager cleanup;
+        cleanup.addPass(llvm::SROAPass());
+        cleanup.addPass(llvm::EarlyCSEPass());
+        cleanup.addPass(llvm::InstCombinePass());
+        cleanup.addPass(llvm::SimplifyCFGPass());
+        passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(cleanup)));
+        passes.addPass(llvm::GlobalDCEPass());
     }
     std::string widthProblem;
     llvm::FunctionPassManager legalization;
