@@ -17,6 +17,7 @@
 // vector memory operations, widths above 64) is refused before the function is
 // touched, and the caller falls back to an unoptimised build.
 #include "legalize_passes.hpp"
+#include "type_walk.hpp"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/PostOrderIterator.h>
@@ -69,25 +70,14 @@ unsigned scalarBits(const llvm::Type *type) {
     return type->getScalarSizeInBits();
 }
 
-// Whether `type` mentions an illegal integer anywhere, pointee types of typed
-// pointers included (an i24* becomes an OpTypePointer to a 24-bit integer).
-bool mentionsIllegalInteger(llvm::Type *type, llvm::SmallPtrSetImpl<llvm::Type *> &seen) {
-    if (!seen.insert(type).second)
-        return false;
-    if (auto *integer = llvm::dyn_cast<llvm::IntegerType>(type))
-        return !isLegalSpirvIntWidth(integer->getBitWidth());
-    if (auto *pointer = llvm::dyn_cast<llvm::PointerType>(type))
-        return !pointer->isOpaque() &&
-               mentionsIllegalInteger(pointer->getNonOpaquePointerElementType(), seen);
-    for (llvm::Type *contained : type->subtypes())
-        if (mentionsIllegalInteger(contained, seen))
-            return true;
-    return false;
-}
-
+// `type` if it mentions an illegal integer anywhere (type_walk.hpp), else null.
 llvm::Type *illegalIn(llvm::Type *type) {
     llvm::SmallPtrSet<llvm::Type *, 8> seen;
-    return mentionsIllegalInteger(type, seen) ? type : nullptr;
+    auto illegalInteger = [](llvm::Type *t) {
+        auto *integer = llvm::dyn_cast<llvm::IntegerType>(t);
+        return integer && !isLegalSpirvIntWidth(integer->getBitWidth());
+    };
+    return mentionsType(type, illegalInteger, seen) ? type : nullptr;
 }
 
 // A pointer's value before any bitcasts (which only change the pointee type).

@@ -1,5 +1,7 @@
 #include "screen.hpp"
 
+#include "type_walk.hpp"
+
 #include <clang/Basic/SourceLocation.h>
 #include <clang/Basic/SourceManager.h>
 #include <llvm/IR/Constants.h>
@@ -7,8 +9,6 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
-
-#include <set>
 
 namespace imex_l0::compiler {
 
@@ -46,46 +46,40 @@ bool isIntegerDotProduct(llvm::StringRef name) {
     return element != 'f' && element != 'd' && element != 'D';
 }
 
-// Whether `type` is or contains a zero-length array (through arrays,
-// vectors, structs and typed pointers); `seen` stops at recursive structs.
-bool hasZeroLengthArray(llvm::Type *type, std::set<llvm::Type *> &seen) {
-    if (!type || !seen.insert(type).second)
-        return false;
-    if (auto *array = llvm::dyn_cast<llvm::ArrayType>(type))
-        return array->getNumElements() == 0 || hasZeroLengthArray(array->getElementType(), seen);
-    if (auto *pointer = llvm::dyn_cast<llvm::PointerType>(type))
-        return !pointer->isOpaque() &&
-               hasZeroLengthArray(pointer->getNonOpaquePointerElementType(), seen);
-    for (llvm::Type *contained : type->subtypes())
-        if (hasZeroLengthArray(contained, seen))
-            return true;
-    return false;
-}
-
 } // namespace
 
 std::string zeroLengthArrays(const llvm::Module &module) {
-    std::set<llvm::Type *> seen;
+    // One visited set for the whole module: the first match ends the search.
+    llvm::SmallPtrSet<llvm::Type *, 32> seen;
+    auto hasZeroLengthArray = [&seen](llvm::Type *type) {
+        return mentionsType(
+            type,
+            [](llvm::Type *t) {
+                auto *array = llvm::dyn_cast<llvm::ArrayType>(t);
+                return array && array->getNumElements() == 0;
+            },
+            seen);
+    };
     auto error = [](const std::string &where) {
         return "kernel.cl: error: a zero-length array (in " + where +
                ") has no SPIR-V equivalent: SPIR-V arrays have at least one element; give it "
                "one, or index a pointer instead\n";
     };
     for (const llvm::GlobalVariable &global : module.globals())
-        if (hasZeroLengthArray(global.getValueType(), seen))
+        if (hasZeroLengthArray(global.getValueType()))
             return error("program-scope variable '" + global.getName().str() + "'");
     for (const llvm::Function &function : module) {
-        if (hasZeroLengthArray(function.getFunctionType(), seen))
+        if (hasZeroLengthArray(function.getFunctionType()))
             return error("the signature of function '" + function.getName().str() + "'");
         for (const llvm::BasicBlock &block : function) {
             for (const llvm::Instruction &inst : block) {
-                bool found = hasZeroLengthArray(inst.getType(), seen);
+                bool found = hasZeroLengthArray(inst.getType());
                 if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst))
-                    found = found || hasZeroLengthArray(alloca->getAllocatedType(), seen);
+                    found = found || hasZeroLengthArray(alloca->getAllocatedType());
                 if (auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(&inst))
-                    found = found || hasZeroLengthArray(gep->getSourceElementType(), seen);
+                    found = found || hasZeroLengthArray(gep->getSourceElementType());
                 for (const llvm::Use &operand : inst.operands())
-                    found = found || hasZeroLengthArray(operand->getType(), seen);
+                    found = found || hasZeroLengthArray(operand->getType());
                 if (found)
                     return error("function '" + function.getName().str() + "'");
             }
