@@ -1,5 +1,7 @@
 #include "generic_builtins.hpp"
 
+#include "call_rewrite.hpp"
+
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -63,30 +65,22 @@ unsigned resolveGenericBuiltins(llvm::Module &module) {
         llvm::Function *global = globalOverload(*generic);
         if (!global)
             continue;
-        std::vector<llvm::CallInst *> calls;
-        for (llvm::User *user : generic->users())
-            if (auto *call = llvm::dyn_cast<llvm::CallInst>(user);
-                call && call->getCalledFunction() == generic)
-                calls.push_back(call);
-        for (llvm::CallInst *call : calls) {
-            llvm::IRBuilder<> builder(call);
-            std::vector<llvm::Value *> args;
-            for (unsigned i = 0; i < call->arg_size(); ++i) {
-                llvm::Value *arg = call->getArgOperand(i);
-                llvm::Type *wanted = global->getFunctionType()->getParamType(i);
-                args.push_back(arg->getType() == wanted ? arg
-                                                        : builder.CreateAddrSpaceCast(arg, wanted));
-            }
-            llvm::CallInst *replacement = builder.CreateCall(global, args);
-            replacement->setCallingConv(call->getCallingConv());
-            replacement->setAttributes(call->getAttributes());
-            replacement->takeName(call);
-            call->replaceAllUsesWith(replacement);
-            call->eraseFromParent();
-            ++rewritten;
-        }
-        if (generic->use_empty())
-            generic->eraseFromParent();
+        rewritten +=
+            rewriteCalls(*generic, [&](llvm::CallInst &call) -> std::optional<llvm::Value *> {
+                llvm::IRBuilder<> builder(&call);
+                std::vector<llvm::Value *> args;
+                for (unsigned i = 0; i < call.arg_size(); ++i) {
+                    llvm::Value *arg = call.getArgOperand(i);
+                    llvm::Type *wanted = global->getFunctionType()->getParamType(i);
+                    args.push_back(
+                        arg->getType() == wanted ? arg : builder.CreateAddrSpaceCast(arg, wanted));
+                }
+                llvm::CallInst *replacement = builder.CreateCall(global, args);
+                replacement->setCallingConv(call.getCallingConv());
+                replacement->setAttributes(call.getAttributes());
+                replacement->takeName(&call);
+                return replacement;
+            });
     }
     return rewritten;
 }

@@ -1,5 +1,7 @@
 #include "sub_groups.hpp"
 
+#include "call_rewrite.hpp"
+
 #include <llvm/ADT/StringRef.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
@@ -127,34 +129,21 @@ std::optional<llvm::Value *> replacement(llvm::CallInst &call, llvm::StringRef n
 } // namespace
 
 unsigned resolveSubGroupBuiltins(llvm::Module &module) {
-    std::vector<llvm::Function *> builtins;
-    for (llvm::Function &function : module) {
+    struct Builtin {
+        llvm::Function *function;
         llvm::StringRef name, params;
-        if (function.isDeclaration() && demangleName(function.getName(), &name, &params) &&
-            name.contains("sub_group"))
-            builtins.push_back(&function);
+    };
+    std::vector<Builtin> builtins;
+    for (llvm::Function &function : module) {
+        Builtin b{&function, {}, {}};
+        if (function.isDeclaration() && demangleName(function.getName(), &b.name, &b.params) &&
+            b.name.contains("sub_group"))
+            builtins.push_back(b);
     }
     unsigned replaced = 0;
-    for (llvm::Function *builtin : builtins) {
-        llvm::StringRef name, params;
-        demangleName(builtin->getName(), &name, &params);
-        std::vector<llvm::CallInst *> calls;
-        for (llvm::User *user : builtin->users())
-            if (auto *call = llvm::dyn_cast<llvm::CallInst>(user);
-                call && call->getCalledFunction() == builtin)
-                calls.push_back(call);
-        for (llvm::CallInst *call : calls) {
-            std::optional<llvm::Value *> value = replacement(*call, name, params);
-            if (!value)
-                continue;
-            if (*value)
-                call->replaceAllUsesWith(*value);
-            call->eraseFromParent();
-            ++replaced;
-        }
-        if (builtin->use_empty())
-            builtin->eraseFromParent();
-    }
+    for (const Builtin &b : builtins)
+        replaced += rewriteCalls(
+            *b.function, [&](llvm::CallInst &call) { return replacement(call, b.name, b.params); });
     return replaced;
 }
 
