@@ -25,26 +25,6 @@ class ModuleTest : public WithImmediateList {
         WithImmediateList::TearDown();
     }
 
-    // Runs vector_add from `module` and checks it against the host.
-    void checkVectorAdd(ze_module_handle_t module, uint32_t groupSize, uint32_t n) {
-        Kernel kernel;
-        ASSERT_NO_FATAL_FAILURE(loadKernel(kernel, module, "vector_add", groupSize));
-        UsmBuffer<int> a, b, c;
-        allocate(a, UsmKind::Host, n);
-        allocate(b, UsmKind::Shared, n);
-        allocate(c, UsmKind::Shared, n);
-        for (uint32_t i = 0; i < n; ++i) {
-            a[i] = testValue(i, 11);
-            b[i] = testValue(i, 12);
-            c[i] = 0;
-        }
-        ASSERT_ZE_SUCCESS(setArgs(kernel, {usm(a), usm(b), usm(c)}));
-        ASSERT_ZE_SUCCESS(launch(list_, kernel, {n / groupSize, 1, 1}));
-        ASSERT_NO_FATAL_FAILURE(sync());
-        for (uint32_t i = 0; i < n; ++i)
-            ASSERT_EQ(c[i], a[i] + b[i]) << "group size " << groupSize << " i=" << i;
-    }
-
     Module basic_;
 };
 

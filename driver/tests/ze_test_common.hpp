@@ -326,6 +326,13 @@ inline ze_result_t launch(ze_command_list_handle_t list, ze_kernel_handle_t kern
 
 // The device type the driver should report: CPU unless its documented
 // option ZE_OPENCL_DEVICE_TYPE asks for GPU.
+// Deterministic, varied test data (no <random> engine differences across
+// standard libraries matter here, but a fixed formula is easier to debug).
+inline int testValue(size_t i, int seed = 0) {
+    return static_cast<int>((i * 2654435761u + static_cast<unsigned>(seed) * 40503u) % 2001u) -
+           1000;
+}
+
 inline ze_device_type_t expectedDeviceType() {
     const char *v = std::getenv("ZE_OPENCL_DEVICE_TYPE");
     return v != nullptr && std::strcmp(v, "GPU") == 0 ? ZE_DEVICE_TYPE_GPU : ZE_DEVICE_TYPE_CPU;
@@ -465,6 +472,26 @@ class WithImmediateList : public WithModules {
     }
     void sync() { syncList(list_); }
 
+    // Runs vector_add from `module` and checks it against the host.
+    void checkVectorAdd(ze_module_handle_t module, uint32_t groupSize, uint32_t n) {
+        Kernel kernel;
+        ASSERT_NO_FATAL_FAILURE(loadKernel(kernel, module, "vector_add", groupSize));
+        UsmBuffer<int> a, b, c;
+        allocate(a, UsmKind::Host, n);
+        allocate(b, UsmKind::Shared, n);
+        allocate(c, UsmKind::Shared, n);
+        for (uint32_t i = 0; i < n; ++i) {
+            a[i] = testValue(i, 11);
+            b[i] = testValue(i, 12);
+            c[i] = 0;
+        }
+        ASSERT_ZE_SUCCESS(setArgs(kernel, {usm(a), usm(b), usm(c)}));
+        ASSERT_ZE_SUCCESS(launch(list_, kernel, {n / groupSize, 1, 1}));
+        ASSERT_NO_FATAL_FAILURE(sync());
+        for (uint32_t i = 0; i < n; ++i)
+            ASSERT_EQ(c[i], a[i] + b[i]) << "group size " << groupSize << " i=" << i;
+    }
+
     CommandList list_;
 };
 
@@ -502,12 +529,5 @@ class WithQueueAndList : public WithModules {
     CommandQueue queue_;
     CommandList list_;
 };
-
-// Deterministic, varied test data (no <random> engine differences across
-// standard libraries matter here, but a fixed formula is easier to debug).
-inline int testValue(size_t i, int seed = 0) {
-    return static_cast<int>((i * 2654435761u + static_cast<unsigned>(seed) * 40503u) % 2001u) -
-           1000;
-}
 
 } // namespace zetest
