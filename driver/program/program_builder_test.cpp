@@ -116,6 +116,25 @@ protected:
         return kernel;
     }
 
+    // Runs the one-work-item kernel `name` of `program`, which writes one
+    // word to its only argument, and returns the word (0xdeadbeef if the
+    // kernel did not run).
+    static cl_uint runWordWriter(cl_program program, const char *name) {
+        cl_uint *out = svmAlloc<cl_uint>(1);
+        EXPECT_NE(out, nullptr);
+        if (out == nullptr)
+            return 0xdeadbeef;
+        *out = 0xdeadbeef;
+        cl_kernel kernel = createKernel(program, name);
+        if (kernel != nullptr && clSetKernelArgSVMPointer(kernel, 0, out) == CL_SUCCESS)
+            run(kernel, 1);
+        cl_uint value = *out;
+        if (kernel != nullptr)
+            clReleaseKernel(kernel);
+        clSVMFree(context_, out);
+        return value;
+    }
+
     static void checkVectorAdd(cl_program program) {
         constexpr size_t n = 1000;
         float *a = svmAlloc<float>(n), *b = svmAlloc<float>(n), *c = svmAlloc<float>(n);
@@ -474,17 +493,61 @@ TEST_F(ProgramBuilderTest, SpecializationConstants) {
         ASSERT_EQ(built.r.result, ZE_RESULT_SUCCESS) << built.r.log;
         ASSERT_EQ(built.r.kernels.size(), 1u);
         EXPECT_EQ(built.r.kernels[0].name, "write_spec");
-        cl_uint *out = svmAlloc<cl_uint>(1);
-        ASSERT_NE(out, nullptr);
-        *out = 0;
-        cl_kernel kernel = createKernel(built.r.program, "write_spec");
-        ASSERT_NE(kernel, nullptr);
-        ASSERT_EQ(clSetKernelArgSVMPointer(kernel, 0, out), CL_SUCCESS);
-        run(kernel, 1);
-        EXPECT_EQ(*out, expected);
-        clReleaseKernel(kernel);
-        clSVMFree(context_, out);
+        EXPECT_EQ(runWordWriter(built.r.program, "write_spec"), expected);
     }
+}
+
+// Intel's compilers declare capabilities without the OpExtension that
+// introduces them; Intel's driver loads such modules, and so does this one,
+// with a note in the build log.
+TEST_F(ProgramBuilderTest, CapabilityWithoutItsExtensionIsAccepted) {
+    std::vector<uint8_t> spirv = readFile(SPEC_CONSTANT_SPV);
+    ASSERT_FALSE(spirv.empty());
+    const uint32_t capability[] = {(2u << 16) | 17u, 5844u}; // ArbitraryPrecisionIntegersINTEL
+    spirv.insert(spirv.begin() + 20, reinterpret_cast<const uint8_t *>(capability),
+                 reinterpret_cast<const uint8_t *>(capability) + sizeof(capability));
+    Built built(build(spirv));
+    ASSERT_EQ(built.r.result, ZE_RESULT_SUCCESS) << built.r.log;
+    EXPECT_NE(built.r.log.find("SPV_INTEL_arbitrary_precision_integers without declaring it"),
+              std::string::npos)
+        << built.r.log;
+    EXPECT_EQ(runWordWriter(built.r.program, "write_spec"), 5u);
+}
+
+// SPIR-V 1.4 entry points must list every global variable they use;
+// producers that list only the Input variables (the 1.0-1.3 rule) are loaded
+// with the list completed.
+TEST_F(ProgramBuilderTest, IncompleteInterfaceListIsCompleted) {
+    std::vector<uint8_t> spirv = readFile(GLOBAL_TABLE_SPV);
+    ASSERT_FALSE(spirv.empty());
+    Built built(build(spirv));
+    ASSERT_EQ(built.r.result, ZE_RESULT_SUCCESS) << built.r.log;
+    EXPECT_NE(built.r.log.find("added 1 global variable(s) to entry-point interface lists"),
+              std::string::npos)
+        << built.r.log;
+    EXPECT_EQ(runWordWriter(built.r.program, "read_table"), 11u);
+}
+
+// A module without kernels is a valid module (of functions only).
+TEST_F(ProgramBuilderTest, ModuleWithoutEntryPointsHasNoKernels) {
+    std::vector<uint8_t> spirv = readFile(SPEC_CONSTANT_SPV);
+    ASSERT_FALSE(spirv.empty());
+    std::vector<uint32_t> words(spirv.size() / 4);
+    std::memcpy(words.data(), spirv.data(), spirv.size());
+    size_t at = 5;
+    while (at < words.size() && (words[at] & 0xffff) != 15) // OpEntryPoint
+        at += words[at] >> 16;
+    ASSERT_LT(at, words.size());
+    words.erase(words.begin() + at, words.begin() + at + (words[at] >> 16));
+    spirv.assign(reinterpret_cast<const uint8_t *>(words.data()),
+                 reinterpret_cast<const uint8_t *>(words.data() + words.size()));
+    Built built(build(spirv));
+    ASSERT_EQ(built.r.result, ZE_RESULT_SUCCESS) << built.r.log;
+    EXPECT_TRUE(built.r.kernels.empty());
+    // Still validated: the same module cut short is refused.
+    spirv.resize(spirv.size() - 8);
+    Built cut(build(spirv));
+    EXPECT_EQ(cut.r.result, ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
 }
 
 TEST_F(ProgramBuilderTest, ConcurrentBuilds) {

@@ -2,6 +2,7 @@
 
 #include "generic_builtins.hpp"
 #include "kernel_metadata.hpp"
+#include "spirv_relaxations.hpp"
 #include "sub_groups.hpp"
 #include "translator_limits.hpp"
 
@@ -72,28 +73,38 @@ std::string hex32(uint32_t value) {
 
 // The translator is not hardened against malformed input: on broken SPIR-V
 // it can read out of bounds or abort the process. SPIRV-Tools' validator is,
-// so nothing reaches the translator that the validator rejects.
+// so nothing reaches the translator that the validator rejects, except for
+// the relaxations of spirv_relaxations.hpp (which may add to `words`).
 // SPIR-V 1.4 is the newest version translator 15 reads.
-ze_result_t validateSpirv(const std::vector<uint32_t> &words, std::string *log) {
+ze_result_t validateSpirv(std::vector<uint32_t> &words, std::string *log) {
     spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_4);
     if (!context) {
         *log += "SPIR-V validation: cannot create a SPIRV-Tools context\n";
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
-    spv_diagnostic diagnostic = nullptr;
-    spv_const_binary_t binary = {words.data(), words.size()};
-    spv_result_t status = spvValidate(context, &binary, &diagnostic);
-    ze_result_t result = ZE_RESULT_SUCCESS;
-    if (status != SPV_SUCCESS) {
-        *log += "SPIR-V validation failed";
-        if (diagnostic && diagnostic->error) {
-            *log += " at word " + std::to_string(diagnostic->position.index) + ": ";
-            *log += diagnostic->error;
+    ze_result_t result = ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+    // Each round either passes, fails for good, or declares one more
+    // extension; a module declares few.
+    for (int round = 0; round < 64; ++round) {
+        std::vector<uint32_t> view = validatorView(words);
+        spv_diagnostic diagnostic = nullptr;
+        spv_const_binary_t binary = {view.data(), view.size()};
+        spv_result_t status = spvValidate(context, &binary, &diagnostic);
+        std::string error = diagnostic && diagnostic->error ? diagnostic->error : "";
+        size_t position = diagnostic ? diagnostic->position.index : 0;
+        spvDiagnosticDestroy(diagnostic);
+        if (status == SPV_SUCCESS) {
+            result = ZE_RESULT_SUCCESS;
+            break;
         }
+        if (addExtensionTheValidatorAsksFor(words, error, log) && round + 1 < 64)
+            continue;
+        *log += "SPIR-V validation failed";
+        if (!error.empty())
+            *log += " at word " + std::to_string(position) + ": " + error;
         *log += "\n";
-        result = ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+        break;
     }
-    spvDiagnosticDestroy(diagnostic);
     spvContextDestroy(context);
     return result;
 }
@@ -149,6 +160,7 @@ ze_result_t translateSpirv(const uint8_t *spirv, size_t size,
     // A copy: the caller's bytes need not be 4-byte aligned.
     std::vector<uint32_t> words(size / sizeof(uint32_t));
     std::memcpy(words.data(), spirv, size);
+    repairBeforeValidation(words, log);
     result = validateSpirv(words, log);
     if (result != ZE_RESULT_SUCCESS)
         return result;
@@ -182,7 +194,8 @@ ze_result_t translateSpirv(const uint8_t *spirv, size_t size,
     // otherwise before the first pointer type is created.
     context->setOpaquePointers(false);
 
-    std::string input(reinterpret_cast<const char *>(spirv), size);
+    // The words as repaired, not the caller's bytes.
+    std::string input(reinterpret_cast<const char *>(words.data()), words.size() * sizeof(uint32_t));
     std::istringstream stream(input);
     llvm::Module *rawModule = nullptr;
     std::string error;
