@@ -83,10 +83,13 @@ Event *eventOf(CommandList *list, ze_event_handle_t h) {
 }
 
 // The common part of every append: the optional signal event and the wait
-// list. Wait events must be of the list's context (an OpenCL wait list cannot
-// mix contexts); the signal event may be of any context of the driver, since
-// a completion callback sets it wherever it lives (IMEX's runtime signals
-// events of one process-wide pool from the lists of every context).
+// list. Wait events must be of the list's context, as the specification
+// says: OpenCL would allow more (the driver's contexts share one OpenCL
+// context), but callers rely on the refusal to find a list of the wrong
+// context, since Level Zero 1.4 cannot query a list's context. The signal
+// event may be of any context of the driver, since a completion callback
+// sets it wherever it lives (IMEX's runtime signals events of one
+// process-wide pool from the lists of every context).
 Command makeCommand(CommandList *list, Command::Type type, ze_event_handle_t hSignal,
                     uint32_t numWaits, ze_event_handle_t *phWaits) {
     check(numWaits == 0 || phWaits != nullptr, ZE_RESULT_ERROR_INVALID_SIZE);
@@ -371,7 +374,8 @@ Command makeLaunch(CommandList *list, Command::Type type, ze_kernel_handle_t hKe
                    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
                    ze_event_handle_t *phWaitEvents) {
     Kernel *kernel = fromHandle<Kernel>(hKernel);
-    check(kernel->module()->context() == list->context(), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    check(kernel->module()->context()->driver() == list->context()->driver(),
+          ZE_RESULT_ERROR_INVALID_ARGUMENT);
     kernel->checkReady();
     Command c = makeCommand(list, type, hSignalEvent, numWaitEvents, phWaitEvents);
     c.kernel = kernel;

@@ -34,7 +34,8 @@ void CommandQueue::execute(uint32_t count, CommandList *const *lists, Fence *fen
     for (uint32_t i = 0; i < count; ++i) {
         check(!lists[i]->immediate(), ZE_RESULT_ERROR_INVALID_ARGUMENT);
         check(lists[i]->closed(), ZE_RESULT_ERROR_INVALID_ARGUMENT);
-        check(lists[i]->context() == context_, ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        check(lists[i]->context()->driver() == context_->driver(),
+              ZE_RESULT_ERROR_INVALID_ARGUMENT);
     }
     std::lock_guard<std::mutex> lock(mutex_);
     for (uint32_t i = 0; i < count; ++i)

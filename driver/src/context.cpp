@@ -25,15 +25,7 @@ Context::~Context() {
 }
 
 void Context::init() {
-    std::vector<cl_device_id> ids;
-    for (const auto &device : driver_->devices())
-        ids.push_back(device->id());
-    cl_context_properties props[] = {
-        CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(driver_->platform()), 0};
-    cl_int err = CL_SUCCESS;
-    cl_ = clCreateContext(props, static_cast<cl_uint>(ids.size()), ids.data(), nullptr, nullptr,
-                          &err);
-    checkCl(err);
+    cl_ = driver_->retainClContext();
 }
 
 void *Context::allocate(size_t size, size_t alignment, ze_memory_type_t type, Device *device) {

@@ -1,5 +1,5 @@
-// A context: one OpenCL context over every device of its driver, and the USM
-// allocations made in it.
+// A context: a reference to its driver's one OpenCL context (shared by every
+// L0 context of the driver), and the USM allocations made in it.
 #pragma once
 
 #include "object.hpp"

@@ -22,6 +22,24 @@ void Driver::addDevice(std::unique_ptr<Device> device) {
     devices_.push_back(std::move(device));
 }
 
+cl_context Driver::retainClContext() {
+    std::lock_guard<std::mutex> lock(clContextMutex_);
+    if (clContext_ == nullptr) {
+        std::vector<cl_device_id> ids;
+        for (const auto &device : devices_)
+            ids.push_back(device->id());
+        cl_context_properties props[] = {
+            CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform_), 0};
+        cl_int err = CL_SUCCESS;
+        cl_context created = clCreateContext(props, static_cast<cl_uint>(ids.size()), ids.data(),
+                                             nullptr, nullptr, &err);
+        checkCl(err);
+        clContext_ = created;
+    }
+    checkCl(clRetainContext(clContext_));
+    return clContext_;
+}
+
 bool Driver::owns(const Device *device) const {
     return std::any_of(devices_.begin(), devices_.end(),
                        [&](const std::unique_ptr<Device> &d) { return d.get() == device; });

@@ -6,6 +6,7 @@
 #include "object.hpp"
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -25,11 +26,17 @@ public:
     const std::vector<std::unique_ptr<Device>> &devices() const { return devices_; }
     void addDevice(std::unique_ptr<Device> device);
     bool owns(const Device *device) const;
+    // The one OpenCL context over every device, shared by all L0 contexts of
+    // the driver (see the README, "Contexts"). Made on first use; the caller
+    // gets a reference of its own.
+    cl_context retainClContext();
 
 private:
     cl_platform_id platform_;
     std::string name_;
     std::vector<std::unique_ptr<Device>> devices_;
+    std::mutex clContextMutex_; // guards clContext_
+    cl_context clContext_ = nullptr;
 };
 
 } // namespace ze_opencl

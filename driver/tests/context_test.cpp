@@ -87,6 +87,70 @@ TEST_F(ContextTest, TwoContextsAreIndependent) {
     ASSERT_NO_FATAL_FAILURE(vectorAddIn(second, 4));
 }
 
+// The contexts of one driver share what their objects need: a kernel of one
+// context runs on a list and queue of a second, over memory of a third,
+// signalling an event of the third, as on Intel's driver (frameworks pass
+// kernels and memory between their contexts). Only wait events must be of
+// the list's context.
+TEST_F(ContextTest, ObjectsOfDifferentContextsWorkTogether) {
+    constexpr size_t n = 129;
+    ze_context_desc_t desc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC};
+    Context forModule, forList, forMemory;
+    ASSERT_ZE_SUCCESS(zeContextCreate(driver_, &desc, forModule.out()));
+    ASSERT_ZE_SUCCESS(zeContextCreate(driver_, &desc, forList.out()));
+    ASSERT_ZE_SUCCESS(zeContextCreate(driver_, &desc, forMemory.out()));
+
+    Module module;
+    ASSERT_ZE_SUCCESS(
+        createModule(forModule, device_, loadSpirv("basic"), ZE_MODULE_FORMAT_IL_SPIRV, module));
+    Kernel kernel;
+    ASSERT_ZE_SUCCESS(createKernel(module, "vector_add", kernel));
+    ASSERT_ZE_SUCCESS(zeKernelSetGroupSize(kernel, 1, 1, 1));
+    UsmBuffer<int> a, b, c;
+    ASSERT_ZE_SUCCESS(a.allocate(forMemory, device_, UsmKind::Host, n));
+    ASSERT_ZE_SUCCESS(b.allocate(forMemory, device_, UsmKind::Shared, n));
+    ASSERT_ZE_SUCCESS(c.allocate(forMemory, device_, UsmKind::Shared, n));
+    for (size_t i = 0; i < n; ++i) {
+        a[i] = testValue(i, 7);
+        b[i] = testValue(i, 8);
+        c[i] = 0;
+    }
+    ASSERT_ZE_SUCCESS(setArgs(kernel, {usm(a), usm(b), usm(c)}));
+
+    ze_event_pool_desc_t poolDesc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC};
+    poolDesc.flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE;
+    poolDesc.count = 2;
+    ze_device_handle_t device = device_;
+    EventPool listPool, memoryPool;
+    ASSERT_ZE_SUCCESS(zeEventPoolCreate(forList, &poolDesc, 1, &device, listPool.out()));
+    ASSERT_ZE_SUCCESS(zeEventPoolCreate(forMemory, &poolDesc, 1, &device, memoryPool.out()));
+    Event gate, done, foreignGate;
+    ze_event_desc_t eventDesc = {ZE_STRUCTURE_TYPE_EVENT_DESC};
+    ASSERT_ZE_SUCCESS(zeEventCreate(listPool, &eventDesc, gate.out()));
+    ASSERT_ZE_SUCCESS(zeEventCreate(memoryPool, &eventDesc, done.out()));
+    eventDesc.index = 1;
+    ASSERT_ZE_SUCCESS(zeEventCreate(memoryPool, &eventDesc, foreignGate.out()));
+
+    ze_command_queue_desc_t queueDesc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
+    CommandQueue queue;
+    ASSERT_ZE_SUCCESS(zeCommandQueueCreate(forList, device_, &queueDesc, queue.out()));
+    ze_command_list_desc_t listDesc = {ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC};
+    CommandList list;
+    ASSERT_ZE_SUCCESS(zeCommandListCreate(forList, device_, &listDesc, list.out()));
+    EXPECT_EQ(Result{ZE_RESULT_ERROR_INVALID_ARGUMENT},
+              Result{launch(list, kernel, {static_cast<uint32_t>(n), 1, 1}, done, {foreignGate})});
+    ASSERT_ZE_SUCCESS(launch(list, kernel, {static_cast<uint32_t>(n), 1, 1}, done, {gate}));
+    ASSERT_ZE_SUCCESS(zeCommandListClose(list));
+    ze_command_list_handle_t lists[] = {list};
+    ASSERT_ZE_SUCCESS(zeCommandQueueExecuteCommandLists(queue, 1, lists, nullptr));
+    EXPECT_EQ(Result{ZE_RESULT_NOT_READY}, Result{zeEventQueryStatus(done)});
+    ASSERT_ZE_SUCCESS(zeEventHostSignal(gate));
+    ASSERT_ZE_SUCCESS(zeEventHostSynchronize(done, UINT64_MAX));
+    for (size_t i = 0; i < n; ++i)
+        ASSERT_EQ(c[i], a[i] + b[i]) << "i=" << i;
+    ASSERT_ZE_SUCCESS(zeCommandQueueSynchronize(queue, UINT64_MAX));
+}
+
 // Memory belongs to the context it was allocated in.
 TEST_F(ContextTest, AllocationsAreTiedToTheirContext) {
     ze_context_desc_t desc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC};
