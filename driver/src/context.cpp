@@ -17,6 +17,8 @@ namespace ze_opencl {
 Context::Context(Driver *driver) : Object(kTag), driver_(driver) {}
 
 Context::~Context() {
+    if (cl_ != nullptr)
+        driver_->removeContext(this);
     // Allocations the application did not free go with the context, as in L0.
     for (auto &entry : allocations_)
         clSVMFree(cl_, entry.second.svm);
@@ -26,6 +28,7 @@ Context::~Context() {
 
 void Context::init() {
     cl_ = driver_->retainClContext();
+    driver_->addContext(this);
 }
 
 void *Context::allocate(size_t size, size_t alignment, ze_memory_type_t type, Device *device) {
@@ -60,15 +63,21 @@ void *Context::allocate(size_t size, size_t alignment, ze_memory_type_t type, De
 }
 
 void Context::free(void *pointer) {
+    check(tryFree(pointer) || driver_->freeInAnyContext(pointer), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+}
+
+bool Context::tryFree(void *pointer) {
     void *svm;
     {
         std::lock_guard<std::mutex> lock(mutex_);
         auto it = allocations_.find(reinterpret_cast<uintptr_t>(pointer));
-        check(it != allocations_.end(), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        if (it == allocations_.end())
+            return false;
         svm = it->second.svm;
         allocations_.erase(it);
     }
     clSVMFree(cl_, svm);
+    return true;
 }
 
 bool Context::find(const void *pointer, Allocation *out) const {

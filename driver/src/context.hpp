@@ -33,7 +33,11 @@ public:
     cl_context cl() const { return cl_; }
 
     void *allocate(size_t size, size_t alignment, ze_memory_type_t type, Device *device);
+    // Frees an allocation of this context or, as on Intel's driver, of
+    // another context of the driver; anything else is INVALID_ARGUMENT.
     void free(void *pointer);
+    // Frees `pointer` if this context allocated it.
+    bool tryFree(void *pointer);
     // The allocation containing `pointer` (anywhere inside it), if any.
     bool find(const void *pointer, Allocation *out) const;
 

@@ -2,6 +2,7 @@
 #include "driver.hpp"
 #include "fault.hpp"
 
+#include "context.hpp"
 #include "device.hpp"
 #include "options.hpp"
 
@@ -38,6 +39,24 @@ cl_context Driver::retainClContext() {
     }
     checkCl(clRetainContext(clContext_));
     return clContext_;
+}
+
+void Driver::addContext(Context *context) {
+    std::lock_guard<std::mutex> lock(contextsMutex_);
+    contexts_.push_back(context);
+}
+
+void Driver::removeContext(Context *context) {
+    std::lock_guard<std::mutex> lock(contextsMutex_);
+    contexts_.erase(std::remove(contexts_.begin(), contexts_.end(), context), contexts_.end());
+}
+
+bool Driver::freeInAnyContext(void *pointer) {
+    // A context being destroyed waits in removeContext until this returns, so
+    // every context in the list is whole.
+    std::lock_guard<std::mutex> lock(contextsMutex_);
+    return std::any_of(contexts_.begin(), contexts_.end(),
+                       [&](Context *context) { return context->tryFree(pointer); });
 }
 
 bool Driver::owns(const Device *device) const {

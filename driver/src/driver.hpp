@@ -12,6 +12,7 @@
 
 namespace ze_opencl {
 
+class Context;
 class Device;
 
 class Driver : public Object {
@@ -31,12 +32,21 @@ public:
     // gets a reference of its own.
     cl_context retainClContext();
 
+    // The driver's live contexts, so that memory allocated in one context
+    // can be freed through another, as on Intel's driver.
+    void addContext(Context *context);
+    void removeContext(Context *context);
+    // Frees `pointer` if a live context of the driver allocated it.
+    bool freeInAnyContext(void *pointer);
+
 private:
     cl_platform_id platform_;
     std::string name_;
     std::vector<std::unique_ptr<Device>> devices_;
     std::mutex clContextMutex_; // guards clContext_
     cl_context clContext_ = nullptr;
+    std::mutex contextsMutex_; // guards contexts_
+    std::vector<Context *> contexts_;
 };
 
 } // namespace ze_opencl

@@ -90,8 +90,8 @@ TEST_F(ContextTest, TwoContextsAreIndependent) {
 // The contexts of one driver share what their objects need: a kernel of one
 // context runs on a list and queue of a second, over memory of a third,
 // signalling an event of the third, as on Intel's driver (frameworks pass
-// kernels and memory between their contexts). Only wait events must be of
-// the list's context.
+// kernels and memory between their contexts); memory is freed through any of
+// them. Only wait events must be of the list's context.
 TEST_F(ContextTest, ObjectsOfDifferentContextsWorkTogether) {
     constexpr size_t n = 129;
     ze_context_desc_t desc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC};
@@ -149,6 +149,13 @@ TEST_F(ContextTest, ObjectsOfDifferentContextsWorkTogether) {
     for (size_t i = 0; i < n; ++i)
         ASSERT_EQ(c[i], a[i] + b[i]) << "i=" << i;
     ASSERT_ZE_SUCCESS(zeCommandQueueSynchronize(queue, UINT64_MAX));
+
+    // Memory of one context can be freed through another, once.
+    void *raw = nullptr;
+    ze_host_mem_alloc_desc_t hostDesc = {ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
+    ASSERT_ZE_SUCCESS(zeMemAllocHost(forMemory, &hostDesc, 64, 0, &raw));
+    EXPECT_ZE_SUCCESS(zeMemFree(forModule, raw));
+    EXPECT_EQ(Result{ZE_RESULT_ERROR_INVALID_ARGUMENT}, Result{zeMemFree(forMemory, raw)});
 }
 
 // Memory belongs to the context it was allocated in.
