@@ -42,8 +42,12 @@ void *Context::allocate(size_t size, size_t alignment, ze_memory_type_t type, De
     // pointers anywhere in an allocation are valid kernel arguments.
     size_t maxAlign = limits->maxSvmAlignment();
     size_t padding = alignment > maxAlign ? alignment - maxAlign : 0;
-    check(size <= SIZE_MAX - padding, ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
-    void *svm = clSVMAlloc(cl_, limits->svmFlags(), size + padding,
+    check(size <= SIZE_MAX - padding - kPageSize, ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+    // Whole pages, as GPU drivers hand out (Intel's: 64 KiB): a kernel that
+    // strays a little past the end of a small allocation, which such drivers
+    // forgive, must not write over the host's heap.
+    size_t bytes = (size + padding + kPageSize - 1) & ~(kPageSize - 1);
+    void *svm = clSVMAlloc(cl_, limits->svmFlags(), bytes,
                            static_cast<cl_uint>(std::min(alignment, maxAlign)));
     check(svm != nullptr, ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY);
     uintptr_t address = reinterpret_cast<uintptr_t>(svm);

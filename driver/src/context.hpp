@@ -24,6 +24,8 @@ struct Allocation {
 class Context : public Object, public Counted<Context> {
 public:
     static constexpr Tag kTag = Tag::Context;
+    // The granularity of USM allocations (zeMemGetAllocProperties' pageSize).
+    static constexpr size_t kPageSize = 4096;
 
     explicit Context(Driver *driver);
     ~Context();

@@ -59,11 +59,15 @@ void Kernel::setArgument(uint32_t index, size_t size, const void *value) {
         v.localSize = size;
         break;
     case ArgKind::Value:
-        check(arg.size == 0 || size == arg.size, ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
+        // Fewer bytes than the argument has are its first bytes, the rest
+        // zero: Intel's driver takes them so (an int for a size_t argument
+        // is common), and little-endian integers keep their value.
+        check(arg.size == 0 || size <= arg.size, ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
         check(size > 0, ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
         notNull(value);
         v.bytes.assign(static_cast<const uint8_t *>(value),
                        static_cast<const uint8_t *>(value) + size);
+        v.bytes.resize(std::max<size_t>(size, arg.size), 0);
         break;
     }
     v.set = true;

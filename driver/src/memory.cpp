@@ -87,7 +87,7 @@ ze_result_t ZE_APICALL zeMemGetAllocProperties(ze_context_handle_t hContext, con
         if (context->find(ptr, &a)) {
             p->type = a.type;
             p->id = a.id;
-            p->pageSize = 4096;
+            p->pageSize = Context::kPageSize;
             if (phDevice != nullptr)
                 *phDevice =
                     a.device != nullptr ? toHandle<Device, ze_device_handle_t>(a.device) : nullptr;

@@ -874,12 +874,11 @@ TEST_F(ModuleTest, WrongArgumentSize) {
     Kernel kernel;
     ASSERT_ZE_SUCCESS(createKernel(basic_, "scale_add", kernel));
     const int64_t wide = 1;
-    const int16_t narrow = 1;
     // Argument 2 is an int.
     EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE,
                      zeKernelSetArgumentValue(kernel, 2, sizeof(wide), &wide));
     EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE,
-                     zeKernelSetArgumentValue(kernel, 2, sizeof(narrow), &narrow));
+                     zeKernelSetArgumentValue(kernel, 2, 0, &wide));
     // Argument 0 is a pointer.
     const uint32_t half = 0;
     EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE,
@@ -889,9 +888,36 @@ TEST_F(ModuleTest, WrongArgumentSize) {
     ASSERT_NO_FATAL_FAILURE(loadModule(module, "struct_arg"));
     Kernel apply;
     ASSERT_ZE_SUCCESS(createKernel(module, "apply_params", apply));
-    const char tooSmall[16] = {};
+    const char tooLarge[64] = {};
     EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE,
-                     zeKernelSetArgumentValue(apply, 2, sizeof(tooSmall), tooSmall));
+                     zeKernelSetArgumentValue(apply, 2, sizeof(tooLarge), tooLarge));
+}
+
+// Fewer bytes than a value argument has are its low bytes, the rest zero, as
+// on Intel's driver (code passes an int for a size_t or a short for an int).
+TEST_F(ModuleTest, NarrowerValueIsItsLowBytes) {
+    constexpr size_t n = 64;
+    Kernel kernel;
+    ASSERT_ZE_SUCCESS(createKernel(basic_, "scale_add", kernel));
+    ASSERT_ZE_SUCCESS(zeKernelSetGroupSize(kernel, 1, 1, 1));
+    UsmBuffer<int> out, in;
+    ASSERT_NO_FATAL_FAILURE(allocate(out, UsmKind::Shared, n));
+    ASSERT_NO_FATAL_FAILURE(allocate(in, UsmKind::Shared, n));
+    for (size_t i = 0; i < n; ++i)
+        in[i] = testValue(i);
+    // The full int first, so that stale high bytes would show.
+    const int32_t stale = -1;
+    const int16_t factor = 3;
+    const int8_t bias = 5;
+    ASSERT_ZE_SUCCESS(setArgs(kernel, {usm(out), usm(in)}));
+    ASSERT_ZE_SUCCESS(zeKernelSetArgumentValue(kernel, 2, sizeof(stale), &stale));
+    ASSERT_ZE_SUCCESS(zeKernelSetArgumentValue(kernel, 3, sizeof(stale), &stale));
+    ASSERT_ZE_SUCCESS(zeKernelSetArgumentValue(kernel, 2, sizeof(factor), &factor));
+    ASSERT_ZE_SUCCESS(zeKernelSetArgumentValue(kernel, 3, sizeof(bias), &bias));
+    ASSERT_ZE_SUCCESS(launch(list_, kernel, {static_cast<uint32_t>(n), 1, 1}));
+    ASSERT_NO_FATAL_FAILURE(sync());
+    for (size_t i = 0; i < n; ++i)
+        ASSERT_EQ(out[i], in[i] * 3 + 5) << i;
 }
 
 TEST_F(ModuleTest, ArgumentIndexOutOfRange) {
