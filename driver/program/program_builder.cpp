@@ -3,8 +3,10 @@
 #include "program_internal.hpp"
 #include "spirv_translator.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <new>
+#include <iterator>
 #include <sstream>
 
 namespace ze_opencl {
@@ -41,9 +43,32 @@ std::string openclBuildOptions(const char *buildFlags, std::string *ignored) {
     std::string options;
     if (!buildFlags)
         return options;
+    // The build options the Level Zero specification defines, by their
+    // meaning here: optimisation off is OpenCL's; 64-bit buffer offsets and
+    // a large register file are what a CPU device always has.
+    static const struct {
+        const char *flag;
+        const char *option; // "" when the device already behaves so
+    } kSpecified[] = {{"-ze-opt-disable", "-cl-opt-disable"},
+                      {"-ze-opt-level=0", "-cl-opt-disable"},
+                      {"-ze-opt-level=O0", "-cl-opt-disable"},
+                      {"-ze-opt-level=1", ""},
+                      {"-ze-opt-level=O1", ""},
+                      {"-ze-opt-level=2", ""},
+                      {"-ze-opt-level=O2", ""},
+                      {"-ze-opt-greater-than-4GB-buffer-required", ""},
+                      {"-ze-opt-large-register-file", ""}};
     std::istringstream tokens(buildFlags);
     std::string token;
     while (tokens >> token) {
+        auto specified = std::find_if(std::begin(kSpecified), std::end(kSpecified),
+                                      [&](const auto &s) { return token == s.flag; });
+        if (specified != std::end(kSpecified)) {
+            std::string option = specified->option;
+            if (!option.empty() && options.find(option) == std::string::npos)
+                options += (options.empty() ? "" : " ") + option;
+            continue;
+        }
         std::string dropped;
         if (startsWith(token, "-ze-") || startsWith(token, "-cl-intel-") ||
             startsWith(token, "-spir-std=")) {

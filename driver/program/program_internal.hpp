@@ -17,10 +17,13 @@ inline ProgramPtr holdProgram(cl_program program) {
     return ProgramPtr(program, &clReleaseProgram);
 }
 
-// Splits buildFlags into the options handed to clBuildProgram. Flags meant
-// for Intel's compiler (-ze-*, -cl-intel-*) have no OpenCL meaning, and the
-// SPIR options are ours to set, so those are dropped; dropped flags are
-// listed in `ignored` for the build log.
+// Splits buildFlags into the options handed to clBuildProgram. The flags the
+// Level Zero specification defines (-ze-opt-disable, -ze-opt-level=N,
+// -ze-opt-greater-than-4GB-buffer-required, -ze-opt-large-register-file)
+// become their OpenCL equivalent or nothing, silently. Other flags meant for
+// Intel's compiler (-ze-*, -cl-intel-*) have no OpenCL meaning, and the SPIR
+// options are ours to set, so those are dropped; dropped flags are listed in
+// `ignored` for the build log.
 std::string openclBuildOptions(const char *buildFlags, std::string *ignored);
 
 // clCreateProgramWithBinary + clBuildProgram for one device. On failure the

@@ -656,7 +656,7 @@ TEST_F(ModuleTest, BuildLogOfASuccessfulBuildIsReadable) {
     EXPECT_EQ(text[size - 1], '\0');
 }
 
-// Build flags meant for Intel's compiler are accepted and ignored.
+// The specification's build flags are accepted (and mean what they can on a CPU).
 TEST_F(ModuleTest, IntelBuildFlagsAreAccepted) {
     const std::vector<uint8_t> spirv = loadSpirv("basic");
     Module module;
