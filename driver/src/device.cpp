@@ -99,6 +99,8 @@ Device::Device(Driver *driver, cl_device_id id, uint32_t index)
     svmFlags_ = CL_MEM_READ_WRITE;
     if (svm & CL_DEVICE_SVM_FINE_GRAIN_BUFFER)
         svmFlags_ |= CL_MEM_SVM_FINE_GRAIN_BUFFER;
+    reachesSystemMemory_ = (svm & CL_DEVICE_SVM_FINE_GRAIN_SYSTEM) ||
+                           (deviceInfo<cl_device_type>(id, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU);
 
     size_t size = 0;
     if (clGetDeviceInfo(id, kSubGroupSizesIntel, 0, nullptr, &size) == CL_SUCCESS && size > 0) {
@@ -279,7 +281,7 @@ ze_result_t ZE_APICALL zeDeviceGetMemoryProperties(ze_device_handle_t hDevice, u
 ze_result_t ZE_APICALL zeDeviceGetMemoryAccessProperties(ze_device_handle_t hDevice,
                                                          ze_device_memory_access_properties_t *p) {
     return boundary(__func__, [&] {
-        fromHandle<Device>(hDevice);
+        Device *device = fromHandle<Device>(hDevice);
         notNull(p);
         // Every USM kind is host memory the device reaches directly.
         ze_memory_access_cap_flags_t all =
@@ -289,7 +291,7 @@ ze_result_t ZE_APICALL zeDeviceGetMemoryAccessProperties(ze_device_handle_t hDev
         p->deviceAllocCapabilities = all;
         p->sharedSingleDeviceAllocCapabilities = all;
         p->sharedCrossDeviceAllocCapabilities = all;
-        p->sharedSystemAllocCapabilities = 0; // malloc'd memory is not usable by kernels
+        p->sharedSystemAllocCapabilities = device->reachesSystemMemory() ? all : 0;
         return ZE_RESULT_SUCCESS;
     });
 }

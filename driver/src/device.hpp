@@ -22,6 +22,10 @@ public:
     // Flags for clSVMAlloc: fine-grain buffer SVM when the device has it, so the
     // host may touch USM without map/unmap.
     cl_svm_mem_flags svmFlags() const { return svmFlags_; }
+    // Whether kernels and copies reach any host memory (plain malloc), not
+    // only SVM allocations: OpenCL's fine-grain system SVM, or a CPU device,
+    // whose kernels run in the host process on its own address space.
+    bool reachesSystemMemory() const { return reachesSystemMemory_; }
     uint64_t maxMemAllocSize() const { return maxMemAllocSize_; }
     // Local memory per work-group (CL_DEVICE_LOCAL_MEM_SIZE).
     uint64_t localMemSize() const { return localMemSize_; }
@@ -60,6 +64,7 @@ private:
     size_t printfBufferSize_ = 0;
     cl_device_fp_config fp16_ = 0, fp32_ = 0, fp64_ = 0;
     cl_svm_mem_flags svmFlags_ = 0;
+    bool reachesSystemMemory_ = false;
     std::vector<uint32_t> subGroupSizes_;
 };
 

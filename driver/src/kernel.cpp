@@ -59,16 +59,20 @@ void Kernel::setArgument(uint32_t index, size_t size, const void *value) {
         v.localSize = size;
         break;
     case ArgKind::Value:
-        // Fewer bytes than the argument has are its first bytes, the rest
-        // zero: Intel's driver takes them so (an int for a size_t argument
-        // is common), and little-endian integers keep their value.
-        check(arg.size == 0 || size <= arg.size, ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
+    {
+        // A size other than the argument's is taken as Intel's driver takes
+        // it: fewer bytes are the argument's first bytes, the rest zero; more
+        // are cut to the argument's size. Code passes an int for a size_t
+        // and a size_t for an int, and little-endian integers keep their
+        // value either way.
         check(size > 0, ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
         notNull(value);
+        size_t taken = arg.size == 0 ? size : std::min(size, arg.size);
         v.bytes.assign(static_cast<const uint8_t *>(value),
-                       static_cast<const uint8_t *>(value) + size);
-        v.bytes.resize(std::max<size_t>(size, arg.size), 0);
+                       static_cast<const uint8_t *>(value) + taken);
+        v.bytes.resize(std::max(taken, arg.size), 0);
         break;
+    }
     }
     v.set = true;
     launch_.args[index] = std::move(v);

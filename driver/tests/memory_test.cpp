@@ -365,6 +365,41 @@ TEST_F(MemoryTest, HostAndDeviceSeeEachOthersWrites) {
     }
 }
 
+// Plain host memory (malloc, new) is shared-system USM: a CPU device's
+// kernels, copies and fills reach it, and the device says so.
+TEST_F(MemoryTest, SystemMemoryIsUsableByKernelsCopiesAndFills) {
+    ze_device_memory_access_properties_t access = {
+        ZE_STRUCTURE_TYPE_DEVICE_MEMORY_ACCESS_PROPERTIES};
+    ASSERT_ZE_SUCCESS(zeDeviceGetMemoryAccessProperties(device_, &access));
+    ASSERT_TRUE(access.sharedSystemAllocCapabilities & ZE_MEMORY_ACCESS_CAP_FLAG_RW)
+        << "PoCL's CPU device runs kernels in this process";
+    constexpr size_t n = 1000;
+    std::vector<int> a(n), b(n), c(n, 0), copy(n, 0);
+    for (size_t i = 0; i < n; ++i) {
+        a[i] = testValue(i, 1);
+        b[i] = testValue(i, 2);
+    }
+    Module module;
+    ASSERT_NO_FATAL_FAILURE(loadModule(module, "basic"));
+    Kernel kernel;
+    ASSERT_NO_FATAL_FAILURE(loadKernel(kernel, module, "vector_add", 8));
+    int *pa = a.data(), *pb = b.data(), *pc = c.data();
+    ASSERT_ZE_SUCCESS(zeKernelSetArgumentValue(kernel, 0, sizeof(pa), &pa));
+    ASSERT_ZE_SUCCESS(zeKernelSetArgumentValue(kernel, 1, sizeof(pb), &pb));
+    ASSERT_ZE_SUCCESS(zeKernelSetArgumentValue(kernel, 2, sizeof(pc), &pc));
+    ASSERT_ZE_SUCCESS(launch(list_, kernel, {static_cast<uint32_t>(n / 8), 1, 1}));
+    ASSERT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(list_, copy.data(), c.data(), n * sizeof(int),
+                                                    nullptr, 0, nullptr));
+    const int pattern = 0x5a5a5a5a;
+    ASSERT_ZE_SUCCESS(zeCommandListAppendMemoryFill(list_, a.data(), &pattern, sizeof(pattern),
+                                                    n / 2 * sizeof(int), nullptr, 0, nullptr));
+    ASSERT_NO_FATAL_FAILURE(sync());
+    for (size_t i = 0; i < n; ++i) {
+        ASSERT_EQ(copy[i], testValue(i, 1) + b[i]) << i;
+        ASSERT_EQ(a[i], i < n / 2 ? pattern : testValue(i, 1)) << i;
+    }
+}
+
 // Prefetch and advice are hints: accepted, with no effect on results.
 TEST_F(MemoryTest, PrefetchAndAdviseAreAccepted) {
     UsmBuffer<int> data;
