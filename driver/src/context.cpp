@@ -140,6 +140,20 @@ ze_result_t ZE_APICALL zeContextGetStatus(ze_context_handle_t hContext) {
     });
 }
 
+// Writes to device memory are host-memory writes the device's threads made in
+// this process: a full fence makes every one of them that has completed
+// visible to the caller.
+ze_result_t ZE_APICALL zeContextSystemBarrier(ze_context_handle_t hContext,
+                                              ze_device_handle_t hDevice) {
+    return boundary(__func__, [&] {
+        Context *context = fromHandle<Context>(hContext);
+        check(context->driver()->owns(fromHandle<Device>(hDevice)),
+              ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        std::atomic_thread_fence(std::memory_order_seq_cst);
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
 // All memory is always resident: SVM on a CPU device is host memory.
 ze_result_t ZE_APICALL zeContextMakeMemoryResident(ze_context_handle_t hContext,
                                                    ze_device_handle_t hDevice, void *ptr, size_t) {
@@ -170,7 +184,7 @@ extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetContextProcAddrTable(ze_api_
     t->pfnCreate = zeContextCreate;
     t->pfnDestroy = zeContextDestroy;
     t->pfnGetStatus = zeContextGetStatus;
-    setUnsupported(t->pfnSystemBarrier);
+    t->pfnSystemBarrier = zeContextSystemBarrier;
     t->pfnMakeMemoryResident = zeContextMakeMemoryResident;
     t->pfnEvictMemory = zeContextEvictMemory;
     setUnsupported(t->pfnMakeImageResident);

@@ -158,6 +158,18 @@ TEST_F(ContextTest, ObjectsOfDifferentContextsWorkTogether) {
     EXPECT_EQ(Result{ZE_RESULT_ERROR_INVALID_ARGUMENT}, Result{zeMemFree(forMemory, raw)});
 }
 
+// A system barrier succeeds for the context's devices only.
+TEST_F(ContextTest, SystemBarrier) {
+    ze_context_desc_t desc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC};
+    Context context;
+    ASSERT_ZE_SUCCESS(zeContextCreate(driver_, &desc, context.out()));
+    ASSERT_NO_FATAL_FAILURE(vectorAddIn(context, 9));
+    EXPECT_ZE_SUCCESS(zeContextSystemBarrier(context, device_));
+    EXPECT_NE(Result{ZE_RESULT_SUCCESS},
+              Result{zeContextSystemBarrier(
+                  context, reinterpret_cast<ze_device_handle_t>(context.get()))});
+}
+
 // Memory belongs to the context it was allocated in.
 TEST_F(ContextTest, AllocationsAreTiedToTheirContext) {
     ze_context_desc_t desc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC};
