@@ -126,7 +126,8 @@ bool addExtensionTheValidatorAsksFor(std::vector<uint32_t> &words, const std::st
         return false;
     from += sizeof(kAsk) - 1;
     size_t to = from;
-    while (to < error.size() && (std::isalnum(static_cast<unsigned char>(error[to])) || error[to] == '_'))
+    while (to < error.size() &&
+           (std::isalnum(static_cast<unsigned char>(error[to])) || error[to] == '_'))
         ++to;
     std::string extension = error.substr(from, to - from);
     std::vector<Instruction> list = instructionsOf(words);
@@ -149,8 +150,8 @@ bool addExtensionTheValidatorAsksFor(std::vector<uint32_t> &words, const std::st
 std::vector<uint32_t> validatorView(const std::vector<uint32_t> &words) {
     std::vector<Instruction> list = instructionsOf(words);
     for (const Instruction &inst : list)
-        if (inst.opcode == OpEntryPoint ||
-            (inst.opcode == OpCapability && inst.size == 2 && words[inst.at + 1] == kCapabilityLinkage))
+        if (inst.opcode == OpEntryPoint || (inst.opcode == OpCapability && inst.size == 2 &&
+                                            words[inst.at + 1] == kCapabilityLinkage))
             return words;
     if (list.empty())
         return words;

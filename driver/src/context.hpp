@@ -3,6 +3,7 @@
 #pragma once
 
 #include "object.hpp"
+#include "virtual_memory.hpp"
 
 #include <map>
 #include <mutex>
@@ -42,12 +43,15 @@ public:
     bool tryFree(void *pointer);
     // The allocation containing `pointer` (anywhere inside it), if any.
     bool find(const void *pointer, Allocation *out) const;
+    // The context's reservations of address space (zeVirtualMem*).
+    VirtualMemory &virtualMemory() { return virtualMemory_; }
 
 private:
     Driver *driver_;
     cl_context cl_ = nullptr;
     mutable std::mutex mutex_;                    // guards allocations_
     std::map<uintptr_t, Allocation> allocations_; // keyed by base address
+    VirtualMemory virtualMemory_;
 };
 
 } // namespace ze_opencl

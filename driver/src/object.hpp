@@ -62,6 +62,7 @@ enum class Tag : uint64_t {
     Module = 0x5a454f43'4d4f444c,         // "ZEOCMODL"
     ModuleBuildLog = 0x5a454f43'424c4f47, // "ZEOCBLOG"
     Kernel = 0x5a454f43'4b52454c,         // "ZEOCKREL"
+    PhysicalMemory = 0x5a454f43'50484d45, // "ZEOCPHME"
 };
 
 // The base of every object a handle can point to. Handles are pointers to this

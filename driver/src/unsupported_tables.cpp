@@ -1,5 +1,5 @@
-// Tables of objects the driver does not implement (images, samplers,
-// physical and virtual memory): every entry returns UNSUPPORTED_FEATURE.
+// Tables of objects the driver does not implement (images, samplers): every
+// entry returns UNSUPPORTED_FEATURE.
 #include "object.hpp"
 
 #include <level_zero/ze_ddi.h>
@@ -25,29 +25,6 @@ ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetSamplerProcAddrTable(ze_api_version_t v
         return r;
     setUnsupported(t->pfnCreate);
     setUnsupported(t->pfnDestroy);
-    return ZE_RESULT_SUCCESS;
-}
-
-ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetPhysicalMemProcAddrTable(ze_api_version_t version,
-                                                                  ze_physical_mem_dditable_t *t) {
-    if (ze_result_t r = checkTableRequest(version, t))
-        return r;
-    setUnsupported(t->pfnCreate);
-    setUnsupported(t->pfnDestroy);
-    return ZE_RESULT_SUCCESS;
-}
-
-ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetVirtualMemProcAddrTable(ze_api_version_t version,
-                                                                 ze_virtual_mem_dditable_t *t) {
-    if (ze_result_t r = checkTableRequest(version, t))
-        return r;
-    setUnsupported(t->pfnReserve);
-    setUnsupported(t->pfnFree);
-    setUnsupported(t->pfnQueryPageSize);
-    setUnsupported(t->pfnMap);
-    setUnsupported(t->pfnUnmap);
-    setUnsupported(t->pfnSetAccessAttribute);
-    setUnsupported(t->pfnGetAccessAttribute);
     return ZE_RESULT_SUCCESS;
 }
 
