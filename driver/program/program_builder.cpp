@@ -2,11 +2,12 @@
 
 #include "program_internal.hpp"
 #include "spirv_translator.hpp"
+#include "translation_cache.hpp"
 
 #include <algorithm>
 #include <cctype>
-#include <new>
 #include <iterator>
+#include <new>
 #include <sstream>
 
 namespace ze_opencl {
@@ -160,10 +161,25 @@ ProgramBuildResult buildFromSpirv(cl_context context, cl_device_id device, const
             result.log = "no OpenCL context or device\n";
             return result;
         }
-        detail::TranslatedModule module;
-        result.result = detail::translateSpirv(spirv, size, specConstants, &module, &result.log);
+        // Not SPIR-V at all (or no bytes) is told before the bytes are read.
+        result.result = detail::checkSpirvHeader(spirv, size, &result.log);
         if (result.result != ZE_RESULT_SUCCESS)
             return result;
+        std::string key = detail::translationKey(spirv, size, specConstants);
+        std::shared_ptr<const detail::CachedTranslation> translation = detail::findTranslation(key);
+        if (translation == nullptr) {
+            auto fresh = std::make_shared<detail::CachedTranslation>();
+            result.result =
+                detail::translateSpirv(spirv, size, specConstants, &fresh->module, &fresh->log);
+            result.log += fresh->log;
+            if (result.result != ZE_RESULT_SUCCESS)
+                return result;
+            detail::keepTranslation(std::move(key), fresh);
+            translation = std::move(fresh);
+        } else {
+            result.log += translation->log;
+        }
+        const detail::TranslatedModule &module = translation->module;
 
         std::string ignored;
         std::string options = detail::openclBuildOptions(buildFlags, &ignored);
@@ -179,7 +195,7 @@ ProgramBuildResult buildFromSpirv(cl_context context, cl_device_id device, const
         built.program = nullptr;
         built.log = result.log + built.log;
         if (built.result == ZE_RESULT_SUCCESS)
-            built.kernels = std::move(module.kernels);
+            built.kernels = module.kernels;
         built.program = program.release();
         return built;
     } catch (const std::bad_alloc &) {

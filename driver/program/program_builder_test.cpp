@@ -507,6 +507,28 @@ TEST_F(ProgramBuilderTest, SpecializationConstants) {
     }
 }
 
+// Translations are kept by content and specialization constants: the same
+// bytes under other constants are another program, and a kept translation
+// replays its notes into the build log.
+TEST_F(ProgramBuilderTest, TranslationsAreKeptByBytesAndConstants) {
+    std::vector<uint8_t> spirv = readFile(SPEC_CONSTANT_SPV);
+    ASSERT_FALSE(spirv.empty());
+    // A capability without its extension, so that the translation has a note.
+    const uint32_t capability[] = {(2u << 16) | 17u, 5844u};
+    spirv.insert(spirv.begin() + 20, reinterpret_cast<const uint8_t *>(capability),
+                 reinterpret_cast<const uint8_t *>(capability) + sizeof(capability));
+    for (int round = 0; round < 2; ++round)
+        for (auto [spec, expected] : {std::pair<std::vector<SpecConstant>, cl_uint>{{}, 5u},
+                                      {{{7, 42, 4}}, 42u},
+                                      {{{7, 43, 4}}, 43u}}) {
+            Built built(build(spirv, "", spec));
+            ASSERT_EQ(built.r.result, ZE_RESULT_SUCCESS) << built.r.log;
+            EXPECT_NE(built.r.log.find("without declaring it"), std::string::npos)
+                << "round " << round << ": " << built.r.log;
+            EXPECT_EQ(runWordWriter(built.r.program, "write_spec"), expected) << round;
+        }
+}
+
 // Intel's compilers declare capabilities without the OpExtension that
 // introduces them; Intel's driver loads such modules, and so does this one,
 // with a note in the build log.

@@ -1,0 +1,79 @@
+#include "translation_cache.hpp"
+
+#include <cstring>
+#include <list>
+#include <mutex>
+#include <unordered_map>
+
+namespace ze_opencl {
+namespace detail {
+
+namespace {
+
+struct Cache {
+    using Order = std::list<std::string>; // keys, most recently used first
+    struct Entry {
+        std::shared_ptr<const CachedTranslation> translation;
+        Order::iterator position;
+        size_t bytes = 0;
+    };
+    std::mutex mutex; // guards everything below
+    Order order;
+    std::unordered_map<std::string, Entry> entries;
+    size_t bytes = 0;
+};
+
+Cache &cache() {
+    // Never destroyed: modules may be created while static destructors run.
+    static Cache *instance = new Cache;
+    return *instance;
+}
+
+} // namespace
+
+std::string translationKey(const uint8_t *spirv, size_t size,
+                           const std::vector<SpecConstant> &specConstants) {
+    std::string key(reinterpret_cast<const char *>(spirv), size);
+    for (const SpecConstant &c : specConstants) {
+        char bytes[sizeof(c.id) + sizeof(c.value)];
+        std::memcpy(bytes, &c.id, sizeof(c.id));
+        std::memcpy(bytes + sizeof(c.id), &c.value, sizeof(c.value));
+        key.append(bytes, sizeof(bytes));
+    }
+    return key;
+}
+
+std::shared_ptr<const CachedTranslation> findTranslation(const std::string &key) {
+    Cache &c = cache();
+    std::lock_guard<std::mutex> lock(c.mutex);
+    auto it = c.entries.find(key);
+    if (it == c.entries.end())
+        return nullptr;
+    c.order.splice(c.order.begin(), c.order, it->second.position);
+    return it->second.translation;
+}
+
+void keepTranslation(std::string key, std::shared_ptr<const CachedTranslation> translation) {
+    size_t bytes = 2 * key.size() + translation->module.bitcode.size() + translation->log.size();
+    if (bytes > kTranslationCacheBytes)
+        return;
+    Cache &c = cache();
+    std::lock_guard<std::mutex> lock(c.mutex);
+    if (c.entries.count(key) != 0)
+        return; // another thread translated the same module meanwhile
+    while (c.bytes + bytes > kTranslationCacheBytes) {
+        auto last = c.entries.find(c.order.back());
+        c.bytes -= last->second.bytes;
+        c.entries.erase(last);
+        c.order.pop_back();
+    }
+    c.order.push_front(key);
+    Cache::Entry &entry = c.entries[std::move(key)];
+    entry.translation = std::move(translation);
+    entry.position = c.order.begin();
+    entry.bytes = bytes;
+    c.bytes += bytes;
+}
+
+} // namespace detail
+} // namespace ze_opencl
