@@ -3,6 +3,7 @@
 
 #include "device.hpp"
 #include "driver.hpp"
+#include "host_pages.hpp"
 
 #include <level_zero/ze_ddi.h>
 
@@ -21,7 +22,7 @@ Context::~Context() {
         driver_->removeContext(this);
     // Allocations the application did not free go with the context, as in L0.
     for (auto &entry : allocations_)
-        clSVMFree(cl_, entry.second.svm);
+        releaseAllocation(entry.second);
     if (cl_ != nullptr)
         clReleaseContext(cl_);
 }
@@ -46,41 +47,114 @@ void *Context::allocate(size_t size, size_t alignment, ze_memory_type_t type, De
     // Whole pages, as GPU drivers hand out (Intel's: 64 KiB): a kernel that
     // strays a little past the end of a small allocation, which such drivers
     // forgive, must not write over the host's heap.
-    size_t bytes = (size + padding + kPageSize - 1) & ~(kPageSize - 1);
-    void *svm = clSVMAlloc(cl_, limits->svmFlags(), bytes,
-                           static_cast<cl_uint>(std::min(alignment, maxAlign)));
-    check(svm != nullptr, ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY);
-    uintptr_t address = reinterpret_cast<uintptr_t>(svm);
-    if (alignment > maxAlign)
-        address = (address + alignment - 1) & ~(uintptr_t(alignment) - 1);
-    void *p = reinterpret_cast<void *>(address);
+    Allocation a;
+    a.size = size;
+    a.type = type;
+    a.device = device;
     static std::atomic<uint64_t> nextId{1};
-    Allocation a{p, size, svm, type, device, nextId++};
+    a.id = nextId++;
+    if (limits->reachesSystemMemory()) {
+        // The device takes any host pointer: pages of the driver's own, which
+        // IPC can share with another process.
+        a.pages = (size + kPageSize - 1) & ~(kPageSize - 1);
+        a.base = host_pages::allocate(a.pages, std::max(alignment, kPageSize));
+    } else {
+        size_t bytes = (size + padding + kPageSize - 1) & ~(kPageSize - 1);
+        a.svm = clSVMAlloc(cl_, limits->svmFlags(), bytes,
+                           static_cast<cl_uint>(std::min(alignment, maxAlign)));
+        check(a.svm != nullptr, ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY);
+        uintptr_t address = reinterpret_cast<uintptr_t>(a.svm);
+        if (alignment > maxAlign)
+            address = (address + alignment - 1) & ~(uintptr_t(alignment) - 1);
+        a.base = reinterpret_cast<void *>(address);
+    }
     try {
         std::lock_guard<std::mutex> lock(mutex_);
-        allocations_.emplace(address, a);
+        allocations_.emplace(reinterpret_cast<uintptr_t>(a.base), a);
     } catch (...) {
-        clSVMFree(cl_, svm);
+        releaseAllocation(a);
         throw;
     }
-    return p;
+    return a.base;
+}
+
+void Context::releaseAllocation(const Allocation &a) {
+    if (a.pages != 0)
+        host_pages::release(a.base, a.pages, a.fd);
+    else
+        clSVMFree(cl_, a.svm);
+}
+
+bool Context::share(const void *pointer, Allocation *out) {
+    return shareOwn(pointer, out) ||
+           driver_->anyContext([&](Context *other) { return other->shareOwn(pointer, out); });
+}
+
+bool Context::shareOwn(const void *pointer, Allocation *out) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto address = reinterpret_cast<uintptr_t>(pointer);
+    auto it = allocations_.upper_bound(address);
+    if (it == allocations_.begin())
+        return false;
+    --it;
+    Allocation &a = it->second;
+    if (address >= it->first + a.size || a.pages == 0 || a.imported)
+        return false;
+    if (a.fd < 0)
+        a.fd = host_pages::share(a.base, a.pages);
+    *out = a;
+    return true;
+}
+
+void Context::adopt(void *mapping, size_t bytes, ze_memory_type_t type, Device *device) {
+    Allocation a;
+    a.base = mapping;
+    a.size = bytes;
+    a.pages = bytes;
+    a.type = type;
+    a.device = device;
+    a.imported = true;
+    static std::atomic<uint64_t> nextId{1};
+    a.id = (uint64_t(1) << 63) | nextId++; // apart from the ids of allocations
+    try {
+        std::lock_guard<std::mutex> lock(mutex_);
+        allocations_.emplace(reinterpret_cast<uintptr_t>(mapping), a);
+    } catch (...) {
+        releaseAllocation(a);
+        throw;
+    }
+}
+
+void Context::closeImported(const void *mapping) {
+    Allocation a;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto it = allocations_.find(reinterpret_cast<uintptr_t>(mapping));
+        check(it != allocations_.end() && it->second.imported, ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        a = it->second;
+        allocations_.erase(it);
+    }
+    releaseAllocation(a);
 }
 
 void Context::free(void *pointer) {
-    check(tryFree(pointer) || driver_->freeInAnyContext(pointer), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    check(tryFree(pointer) ||
+              driver_->anyContext([&](Context *other) { return other->tryFree(pointer); }),
+          ZE_RESULT_ERROR_INVALID_ARGUMENT);
 }
 
 bool Context::tryFree(void *pointer) {
-    void *svm;
+    Allocation a;
     {
         std::lock_guard<std::mutex> lock(mutex_);
         auto it = allocations_.find(reinterpret_cast<uintptr_t>(pointer));
-        if (it == allocations_.end())
+        // Memory opened through IPC is closed, not freed.
+        if (it == allocations_.end() || it->second.imported)
             return false;
-        svm = it->second.svm;
+        a = it->second;
         allocations_.erase(it);
     }
-    clSVMFree(cl_, svm);
+    releaseAllocation(a);
     return true;
 }
 

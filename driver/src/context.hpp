@@ -20,6 +20,12 @@ struct Allocation {
     ze_memory_type_t type = ZE_MEMORY_TYPE_UNKNOWN;
     Device *device = nullptr; // null for host allocations
     uint64_t id = 0;          // unique within the process, for zeMemGetAllocProperties
+    // Host pages (host_pages.hpp) instead of clSVMAlloc memory: their length
+    // from base, the memory file once exported (-1 before), and whether they
+    // are another process's memory opened through IPC.
+    size_t pages = 0;
+    int fd = -1;
+    bool imported = false;
 };
 
 class Context : public Object, public Counted<Context> {
@@ -43,10 +49,23 @@ public:
     bool tryFree(void *pointer);
     // The allocation containing `pointer` (anywhere inside it), if any.
     bool find(const void *pointer, Allocation *out) const;
+
+    // IPC (ipc.cpp). The allocation containing `pointer`, made exportable
+    // (host pages backed by a memory file), in this context or, as on
+    // Intel's driver, another of the driver; false for any other memory.
+    bool share(const void *pointer, Allocation *out);
+    // Registers `bytes` of another process's memory mapped at `mapping`.
+    void adopt(void *mapping, size_t bytes, ze_memory_type_t type, Device *device);
+    // Unmaps memory adopt() registered; INVALID_ARGUMENT for anything else.
+    void closeImported(const void *mapping);
     // The context's reservations of address space (zeVirtualMem*).
     VirtualMemory &virtualMemory() { return virtualMemory_; }
 
 private:
+    void releaseAllocation(const Allocation &allocation);
+    // share() within this context only.
+    bool shareOwn(const void *pointer, Allocation *out);
+
     Driver *driver_;
     cl_context cl_ = nullptr;
     mutable std::mutex mutex_;                    // guards allocations_

@@ -1,6 +1,7 @@
 // Initialisation, driver discovery and the Global and Driver DDI tables.
 #include "driver.hpp"
 #include "fault.hpp"
+#include "ipc.hpp"
 
 #include "context.hpp"
 #include "device.hpp"
@@ -51,12 +52,11 @@ void Driver::removeContext(Context *context) {
     contexts_.erase(std::remove(contexts_.begin(), contexts_.end(), context), contexts_.end());
 }
 
-bool Driver::freeInAnyContext(void *pointer) {
+bool Driver::anyContext(const std::function<bool(Context *)> &act) {
     // A context being destroyed waits in removeContext until this returns, so
     // every context in the list is whole.
     std::lock_guard<std::mutex> lock(contextsMutex_);
-    return std::any_of(contexts_.begin(), contexts_.end(),
-                       [&](Context *context) { return context->tryFree(pointer); });
+    return std::any_of(contexts_.begin(), contexts_.end(), act);
 }
 
 bool Driver::owns(const Device *device) const {
@@ -182,8 +182,9 @@ ze_result_t ZE_APICALL zeDriverGetProperties(ze_driver_handle_t hDriver,
 ze_result_t ZE_APICALL zeDriverGetIpcProperties(ze_driver_handle_t hDriver,
                                                 ze_driver_ipc_properties_t *p) {
     return boundary(__func__, [&] {
-        fromHandle<Driver>(hDriver);
-        notNull(p)->flags = 0; // no IPC: SVM memory cannot be shared between processes
+        Driver *driver = fromHandle<Driver>(hDriver);
+        // Memory only: events are objects of the process.
+        notNull(p)->flags = memoryIpcSupported(driver) ? ZE_IPC_PROPERTY_FLAG_MEMORY : 0;
         return ZE_RESULT_SUCCESS;
     });
 }

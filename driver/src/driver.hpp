@@ -5,6 +5,7 @@
 
 #include "object.hpp"
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -36,8 +37,9 @@ public:
     // can be freed through another, as on Intel's driver.
     void addContext(Context *context);
     void removeContext(Context *context);
-    // Frees `pointer` if a live context of the driver allocated it.
-    bool freeInAnyContext(void *pointer);
+    // Whether `act` returns true for some live context of the driver (tried
+    // in turn; a context being destroyed waits until this returns).
+    bool anyContext(const std::function<bool(Context *)> &act);
 
 private:
     cl_platform_id platform_;

@@ -3,6 +3,7 @@
 #include "context.hpp"
 #include "device.hpp"
 #include "driver.hpp"
+#include "ipc.hpp"
 
 #include <level_zero/ze_ddi.h>
 
@@ -131,9 +132,9 @@ extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetMemProcAddrTable(ze_api_vers
     t->pfnFree = zeMemFree;
     t->pfnGetAllocProperties = zeMemGetAllocProperties;
     t->pfnGetAddressRange = zeMemGetAddressRange;
-    setUnsupported(t->pfnGetIpcHandle);
-    setUnsupported(t->pfnOpenIpcHandle);
-    setUnsupported(t->pfnCloseIpcHandle);
+    t->pfnGetIpcHandle = zeMemGetIpcHandle;
+    t->pfnOpenIpcHandle = zeMemOpenIpcHandle;
+    t->pfnCloseIpcHandle = zeMemCloseIpcHandle;
     t->pfnFreeExt = zeMemFreeExt;
     return ZE_RESULT_SUCCESS;
 }

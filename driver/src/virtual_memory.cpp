@@ -63,6 +63,30 @@ PhysicalMemory::~PhysicalMemory() {
 VirtualMemory::~VirtualMemory() {
     for (const auto &[base, reservation] : reservations_)
         munmap(reinterpret_cast<void *>(base), reservation.size);
+    for (const auto &[start, mapping] : mappings_)
+        close(mapping.fd);
+}
+
+void VirtualMemory::forgetMappings(uintptr_t at, size_t size) {
+    auto it = mappings_.lower_bound(at);
+    while (it != mappings_.end() && it->first < at + size) {
+        close(it->second.fd);
+        it = mappings_.erase(it);
+    }
+}
+
+bool VirtualMemory::mappedFile(const void *at, MappedFile *out) const {
+    auto address = reinterpret_cast<uintptr_t>(at);
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = mappings_.upper_bound(address);
+    if (it == mappings_.begin())
+        return false;
+    --it;
+    if (address >= it->first + it->second.size)
+        return false;
+    *out = {it->second.fd, reinterpret_cast<const void *>(it->first), it->second.size,
+            it->second.offset};
+    return true;
 }
 
 void *VirtualMemory::reserve(const void *hint, size_t size) {
@@ -89,6 +113,7 @@ void VirtualMemory::free(void *base, size_t size) {
     check(it != reservations_.end(), ZE_RESULT_ERROR_INVALID_ARGUMENT);
     check(size == it->second.size, ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
     munmap(base, size);
+    forgetMappings(it->first, size);
     reservations_.erase(it);
 }
 
@@ -118,9 +143,17 @@ void VirtualMemory::map(void *at, size_t size, const PhysicalMemory &memory, siz
           ZE_RESULT_ERROR_INVALID_ARGUMENT);
     std::lock_guard<std::mutex> lock(mutex_);
     auto [reservation, page] = within(at, size);
+    int fd = dup(memory.fd());
+    check(fd >= 0, ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
     void *mapped =
         mmap(at, size, protection, MAP_SHARED | MAP_FIXED, memory.fd(), static_cast<off_t>(offset));
-    check(mapped != MAP_FAILED, ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
+    if (mapped == MAP_FAILED) {
+        close(fd);
+        fail(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
+    }
+    auto address = reinterpret_cast<uintptr_t>(at);
+    forgetMappings(address, size); // a mapping over a mapping replaces it
+    mappings_[address] = {size, fd, offset};
     std::fill_n(reservation->pages.begin() + page, size / virtualPageSize(), access);
 }
 
@@ -128,6 +161,7 @@ void VirtualMemory::unmap(void *at, size_t size) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto [reservation, page] = within(at, size);
     check(reservePages(at, size, true) != MAP_FAILED, ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
+    forgetMappings(reinterpret_cast<uintptr_t>(at), size);
     std::fill_n(reservation->pages.begin() + page, size / virtualPageSize(),
                 ZE_MEMORY_ACCESS_ATTRIBUTE_NONE);
 }

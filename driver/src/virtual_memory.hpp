@@ -53,6 +53,17 @@ public:
     // share it.
     std::pair<ze_memory_access_attribute_t, size_t> access(const void *at, size_t size) const;
 
+    // The physical memory mapped where `at` lies, for IPC: a descriptor of
+    // its memory file (valid while the mapping is), the mapping's start and
+    // length, and the file offset of its start.
+    struct MappedFile {
+        int fd;
+        const void *start;
+        size_t bytes;
+        size_t offset;
+    };
+    bool mappedFile(const void *at, MappedFile *out) const;
+
 private:
     struct Reservation {
         size_t size = 0;
@@ -63,8 +74,17 @@ private:
     std::pair<Reservation *, size_t> within(const void *at, size_t size);
     std::pair<const Reservation *, size_t> within(const void *at, size_t size) const;
 
-    mutable std::mutex mutex_;                      // guards reservations_
+    // Forgets the mappings that start in [at, at + size).
+    void forgetMappings(uintptr_t at, size_t size);
+
+    struct Mapping {
+        size_t size;
+        int fd; // a duplicate of the physical memory's, owned: it may be destroyed first
+        size_t offset;
+    };
+    mutable std::mutex mutex_;                      // guards both maps
     std::map<uintptr_t, Reservation> reservations_; // by base address
+    std::map<uintptr_t, Mapping> mappings_;         // by start address
 };
 
 } // namespace ze_opencl

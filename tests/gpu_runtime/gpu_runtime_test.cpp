@@ -274,14 +274,24 @@ TEST_F(GpuRuntime, FreeRightAfterQueuedWorkWaitsForIt) {
 TEST_F(GpuRuntime, DeferredFreesHappenWithoutAWait) {
     // A user context, so the allocations can be looked up after the stream is gone.
     UserContext user;
-    auto isAllocated = [&](void *p) { return user.owns(p); };
+    // An allocation is told by its id, not its address: a freed address is
+    // soon handed out again.
+    auto idOf = [&](const void *p) {
+        ze_memory_allocation_properties_t props = {ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+        return zeMemGetAllocProperties(user.context, p, &props, nullptr) == ZE_RESULT_SUCCESS &&
+                       props.type != ZE_MEMORY_TYPE_UNKNOWN
+                   ? props.id
+                   : 0;
+    };
+    using Allocated = std::pair<int *, uint64_t>;
+    auto isAllocated = [&](const Allocated &a) { return idOf(a.first) == a.second; };
 
     void *s = gpuCreateStream(user.device, user.context);
     ASSERT_NE(s, nullptr) << lastError();
     void *k = gpuKernelGet(s, gpuModuleLoad(s, spirv.data(), spirv.size()), "increment");
     // Frees that pile up without a wait are released once their work is
     // seen done: a loop that never waits does not keep every buffer.
-    std::vector<int *> freed;
+    std::vector<Allocated> freed;
     ze_event_handle_t last = nullptr;
     for (int i = 0; i < 100; ++i) {
         int *p = static_cast<int *>(gpuMemAlloc(s, 64 * sizeof(int), 0, true));
@@ -289,8 +299,9 @@ TEST_F(GpuRuntime, DeferredFreesHappenWithoutAWait) {
         std::memset(p, 0, 64 * sizeof(int));
         ParamDesc params[] = {{&p, sizeof(p)}, {nullptr, 0}};
         last = gpuLaunchKernel(s, k, 64, 1, 1, 1, 1, 1, 0, params, nullptr);
+        freed.emplace_back(p, idOf(p));
+        ASSERT_NE(freed.back().second, 0u);
         gpuMemFree(s, p);
-        freed.push_back(p);
         // The pending free of p is refused a second time.
         gpuMemFree(s, p);
         ASSERT_EQ(errors.messages.size(), 1u);
@@ -301,21 +312,21 @@ TEST_F(GpuRuntime, DeferredFreesHappenWithoutAWait) {
     ASSERT_EQ(zeEventHostSynchronize(last, UINT64_MAX), ZE_RESULT_SUCCESS);
     // The pile is checked when the next barrier is appended, every 32 frees
     // (deferred_frees.hpp): by then every earlier barrier has signaled.
-    std::vector<int *> extras;
+    std::vector<Allocated> extras;
     for (int i = 0; i < 32; ++i) {
         int *extra = static_cast<int *>(gpuMemAlloc(s, 64, 0, true));
         ParamDesc params[] = {{&extra, sizeof(extra)}, {nullptr, 0}};
         gpuLaunchKernel(s, k, 1, 1, 1, 1, 1, 1, 0, params, nullptr);
+        extras.emplace_back(extra, idOf(extra));
         gpuMemFree(s, extra);
-        extras.push_back(extra);
     }
     EXPECT_FALSE(isAllocated(freed.front())) << "frees behind finished work were not released";
     // Destroying the stream completes the rest.
     gpuStreamDestroy(s);
-    for (int *p : freed)
-        EXPECT_FALSE(isAllocated(p));
-    for (int *p : extras)
-        EXPECT_FALSE(isAllocated(p));
+    for (const Allocated &a : freed)
+        EXPECT_FALSE(isAllocated(a));
+    for (const Allocated &a : extras)
+        EXPECT_FALSE(isAllocated(a));
 }
 
 TEST_F(GpuRuntime, RepeatedWaitsAndLoadsAreCheap) {
