@@ -58,16 +58,47 @@ std::string mdString(const llvm::MDNode *node, unsigned index) {
     return {};
 }
 
-void readRequiredGroupSize(const llvm::Function &function, uint32_t (&size)[3]) {
-    const llvm::MDNode *node = function.getMetadata("reqd_work_group_size");
-    if (!node || node->getNumOperands() != 3)
-        return;
-    for (unsigned i = 0; i < 3; ++i) {
+// The integer operands of the function's metadata `name`, or nothing.
+std::vector<uint64_t> integers(const llvm::Function &function, const char *name) {
+    const llvm::MDNode *node = function.getMetadata(name);
+    std::vector<uint64_t> values;
+    for (unsigned i = 0; node && i < node->getNumOperands(); ++i) {
         auto *value = llvm::mdconst::dyn_extract_or_null<llvm::ConstantInt>(node->getOperand(i));
         if (!value)
-            return;
-        size[i] = static_cast<uint32_t>(value->getZExtValue());
+            return {};
+        values.push_back(value->getZExtValue());
     }
+    return values;
+}
+
+void readRequiredGroupSize(const llvm::Function &function, uint32_t (&size)[3]) {
+    std::vector<uint64_t> values = integers(function, "reqd_work_group_size");
+    if (values.size() == 3)
+        for (unsigned i = 0; i < 3; ++i)
+            size[i] = static_cast<uint32_t>(values[i]);
+}
+
+// The attributes the translator records as metadata, written back as the
+// OpenCL C that declares them.
+std::string sourceAttributes(const llvm::Function &function) {
+    static const struct {
+        const char *metadata;
+        const char *attribute;
+        size_t operands;
+    } kKnown[] = {{"reqd_work_group_size", "reqd_work_group_size", 3},
+                  {"work_group_size_hint", "work_group_size_hint", 3},
+                  {"intel_reqd_sub_group_size", "intel_reqd_sub_group_size", 1}};
+    std::string text;
+    for (const auto &known : kKnown) {
+        std::vector<uint64_t> values = integers(function, known.metadata);
+        if (values.size() != known.operands)
+            continue;
+        text += (text.empty() ? "" : " ") + std::string(known.attribute) + "(";
+        for (size_t i = 0; i < values.size(); ++i)
+            text += (i ? "," : "") + std::to_string(values[i]);
+        text += ")";
+    }
+    return text;
 }
 
 } // namespace
@@ -87,6 +118,7 @@ std::vector<KernelInfo> kernelInfoFromModule(const llvm::Module &module) {
             kernel.args.push_back(std::move(info));
         }
         readRequiredGroupSize(function, kernel.requiredGroupSize);
+        kernel.attributes = sourceAttributes(function);
         kernels.push_back(std::move(kernel));
     }
     return kernels;

@@ -24,7 +24,7 @@ namespace ze_opencl {
 namespace {
 
 constexpr char kMagic[8] = {'Z', 'E', 'O', 'C', 'L', 'B', 'I', 'N'};
-constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kFormatVersion = 2; // 2: kernel source attributes
 constexpr size_t kHeaderBytes = 32;
 
 uint64_t fnv1a64(const uint8_t *data, size_t size) {
@@ -188,6 +188,7 @@ std::vector<uint8_t> serializeNative(cl_program program, cl_device_id device,
             payload.string(kernel.name);
             for (uint32_t size : kernel.requiredGroupSize)
                 payload.u32(size);
+            payload.string(kernel.attributes);
             payload.u32(static_cast<uint32_t>(kernel.args.size()));
             for (const KernelArgInfo &arg : kernel.args) {
                 payload.u32(static_cast<uint32_t>(arg.kind));
@@ -248,6 +249,7 @@ ProgramBuildResult buildFromNative(cl_context context, cl_device_id device, cons
             kernel.name = payload.string("kernel name");
             for (uint32_t &groupSize : kernel.requiredGroupSize)
                 groupSize = payload.u32("required group size");
+            kernel.attributes = payload.string("kernel attributes");
             kernel.args.resize(payload.count(20, "argument count"));
             for (KernelArgInfo &arg : kernel.args) {
                 uint32_t kind = payload.u32("argument kind");

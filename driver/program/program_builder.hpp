@@ -31,6 +31,9 @@ struct KernelInfo {
     std::string name;
     std::vector<KernelArgInfo> args;
     uint32_t requiredGroupSize[3] = {0, 0, 0}; // reqd_work_group_size, zeros when absent
+    // The kernel's attributes as OpenCL C source, space-separated, e.g.
+    // "reqd_work_group_size(8,1,1) work_group_size_hint(4,1,1)"; "" if none.
+    std::string attributes;
 };
 
 struct SpecConstant {

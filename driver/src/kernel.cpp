@@ -309,16 +309,18 @@ ze_result_t ZE_APICALL zeKernelGetIndirectAccess(ze_kernel_handle_t hKernel,
 ze_result_t ZE_APICALL zeKernelGetSourceAttributes(ze_kernel_handle_t hKernel, uint32_t *pSize,
                                                    char **pString) {
     return boundary(__func__, [&] {
-        fromHandle<Kernel>(hKernel);
+        const std::string &text = fromHandle<Kernel>(hKernel)->info().attributes;
         notNull(pSize);
-        // No attributes are known: an empty, terminated string.
-        if (*pSize == 0 || pString == nullptr) {
-            *pSize = 1;
+        const auto needed = static_cast<uint32_t>(text.size() + 1);
+        if (*pSize == 0 || pString == nullptr || *pString == nullptr) {
+            *pSize = needed;
             return ZE_RESULT_SUCCESS;
         }
-        if (*pString != nullptr)
-            (*pString)[0] = '\0';
-        *pSize = 1;
+        // As much as the caller's buffer holds, always terminated.
+        size_t copied = std::min<size_t>(text.size(), *pSize - 1);
+        std::memcpy(*pString, text.data(), copied);
+        (*pString)[copied] = '\0';
+        *pSize = static_cast<uint32_t>(copied + 1);
         return ZE_RESULT_SUCCESS;
     });
 }

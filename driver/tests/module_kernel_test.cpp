@@ -456,6 +456,47 @@ TEST_F(ModuleTest, Launch3DWithGlobalOffset) {
     ASSERT_NO_FATAL_FAILURE(checkIds(ids2, groups2, plain));
 }
 
+// The attributes of a kernel's source, as source text. (The size is asked
+// with a null string, not a null pointer to it, which the loader's validation
+// layer refuses.)
+std::string sourceAttributes(ze_kernel_handle_t kernel) {
+    uint32_t size = 0;
+    char *none = nullptr;
+    EXPECT_ZE_SUCCESS(zeKernelGetSourceAttributes(kernel, &size, &none));
+    std::string text(size, 'x');
+    char *buffer = text.data();
+    EXPECT_ZE_SUCCESS(zeKernelGetSourceAttributes(kernel, &size, &buffer));
+    EXPECT_EQ(size, text.size());
+    EXPECT_EQ(text.back(), '\0');
+    return text.c_str();
+}
+
+TEST_F(ModuleTest, SourceAttributes) {
+    const char *expected = "reqd_work_group_size(8,2,1) work_group_size_hint(4,2,1)";
+    Kernel fixed, plain;
+    ASSERT_ZE_SUCCESS(createKernel(basic_, "fixed_group", fixed));
+    ASSERT_ZE_SUCCESS(createKernel(basic_, "vector_add", plain));
+    EXPECT_EQ(sourceAttributes(fixed), expected);
+    EXPECT_EQ(sourceAttributes(plain), "");
+    // A buffer too small gets what fits, terminated.
+    uint32_t size = 6;
+    char small[6];
+    char *buffer = small;
+    ASSERT_ZE_SUCCESS(zeKernelGetSourceAttributes(fixed, &size, &buffer));
+    EXPECT_STREQ(small, "reqd_");
+
+    // They survive a native binary.
+    size_t bytes = 0;
+    ASSERT_ZE_SUCCESS(zeModuleGetNativeBinary(basic_, &bytes, nullptr));
+    std::vector<uint8_t> binary(bytes);
+    ASSERT_ZE_SUCCESS(zeModuleGetNativeBinary(basic_, &bytes, binary.data()));
+    Module native;
+    ASSERT_ZE_SUCCESS(createModule(context_, device_, binary, ZE_MODULE_FORMAT_NATIVE, native));
+    Kernel again;
+    ASSERT_ZE_SUCCESS(createKernel(native, "fixed_group", again));
+    EXPECT_EQ(sourceAttributes(again), expected);
+}
+
 // reqd_work_group_size is reported in the kernel properties and honoured.
 TEST_F(ModuleTest, RequiredGroupSize) {
     Kernel kernel;

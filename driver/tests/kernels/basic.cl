@@ -37,7 +37,8 @@ kernel void record_ids(global uint4 *ids, global uint4 *groups, uint width, uint
                              get_local_id(0) + get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2)));
 }
 
-kernel __attribute__((reqd_work_group_size(8, 2, 1))) void fixed_group(global int *out) {
+kernel __attribute__((reqd_work_group_size(8, 2, 1))) __attribute__((work_group_size_hint(4, 2, 1)))
+void fixed_group(global int *out) {
     out[get_global_id(1) * get_global_size(0) + get_global_id(0)] = (int)get_local_size(0) * 100 + (int)get_local_size(1);
 }
 
