@@ -56,7 +56,8 @@ void *Context::allocate(size_t size, size_t alignment, ze_memory_type_t type, De
     if (limits->reachesSystemMemory()) {
         // The device takes any host pointer: pages of the driver's own, which
         // IPC can share with another process.
-        a.pages = (size + kPageSize - 1) & ~(kPageSize - 1);
+        check(size <= SIZE_MAX - kHostPagesGranularity, ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+        a.pages = (size + kHostPagesGranularity - 1) & ~(kHostPagesGranularity - 1);
         a.base = host_pages::allocate(a.pages, std::max(alignment, kPageSize));
     } else {
         size_t bytes = (size + padding + kPageSize - 1) & ~(kPageSize - 1);

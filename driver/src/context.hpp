@@ -33,6 +33,12 @@ public:
     static constexpr Tag kTag = Tag::Context;
     // The granularity of USM allocations (zeMemGetAllocProperties' pageSize).
     static constexpr size_t kPageSize = 4096;
+    // The address space each allocation of host pages takes, as Intel's
+    // driver's 64 KiB: kernels that stray past a small allocation, which that
+    // driver forgives, fault neither the process nor another allocation.
+    // Pages are backed only once touched, so it costs address space, not
+    // memory.
+    static constexpr size_t kHostPagesGranularity = 64 * 1024;
 
     explicit Context(Driver *driver);
     ~Context();
