@@ -5,8 +5,6 @@
 #include "driver.hpp"
 #include "host_pages.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstring>
 
