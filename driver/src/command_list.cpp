@@ -108,8 +108,7 @@ ze_result_t ZE_APICALL zeCommandListCreate(ze_context_handle_t hContext, ze_devi
                                            ze_command_list_handle_t *phCommandList) {
     return boundary(__func__, [&] {
         Context *context = fromHandle<Context>(hContext);
-        Device *device = fromHandle<Device>(hDevice);
-        check(context->driver()->owns(device), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        Device *device = context->deviceOf(hDevice);
         notNull(desc);
         notNull(phCommandList);
         check(desc->commandQueueGroupOrdinal == 0, ZE_RESULT_ERROR_INVALID_ARGUMENT);
@@ -127,8 +126,7 @@ ze_result_t ZE_APICALL zeCommandListCreateImmediate(ze_context_handle_t hContext
                                                     ze_command_list_handle_t *phCommandList) {
     return boundary(__func__, [&] {
         Context *context = fromHandle<Context>(hContext);
-        Device *device = fromHandle<Device>(hDevice);
-        check(context->driver()->owns(device), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        Device *device = context->deviceOf(hDevice);
         notNull(desc);
         notNull(phCommandList);
         check(desc->ordinal == 0 && desc->index == 0, ZE_RESULT_ERROR_INVALID_ARGUMENT);

@@ -89,8 +89,7 @@ ze_result_t ZE_APICALL zeCommandQueueCreate(ze_context_handle_t hContext,
                                             ze_command_queue_handle_t *phCommandQueue) {
     return boundary(__func__, [&] {
         Context *context = fromHandle<Context>(hContext);
-        Device *device = fromHandle<Device>(hDevice);
-        check(context->driver()->owns(device), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        Device *device = context->deviceOf(hDevice);
         notNull(desc);
         notNull(phCommandQueue);
         // One queue group with one queue (zeDeviceGetCommandQueueGroupProperties).

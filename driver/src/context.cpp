@@ -27,6 +27,12 @@ Context::~Context() {
         clReleaseContext(cl_);
 }
 
+Device *Context::deviceOf(ze_device_handle_t hDevice) const {
+    Device *device = fromHandle<Device>(hDevice);
+    check(driver_->owns(device), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    return device;
+}
+
 void Context::init() {
     cl_ = driver_->retainClContext();
     driver_->addContext(this);
@@ -221,9 +227,7 @@ ze_result_t ZE_APICALL zeContextGetStatus(ze_context_handle_t hContext) {
 ze_result_t ZE_APICALL zeContextSystemBarrier(ze_context_handle_t hContext,
                                               ze_device_handle_t hDevice) {
     return boundary(__func__, [&] {
-        Context *context = fromHandle<Context>(hContext);
-        check(context->driver()->owns(fromHandle<Device>(hDevice)),
-              ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        fromHandle<Context>(hContext)->deviceOf(hDevice);
         std::atomic_thread_fence(std::memory_order_seq_cst);
         return ZE_RESULT_SUCCESS;
     });

@@ -45,6 +45,9 @@ public:
     void init();
 
     Driver *driver() const { return driver_; }
+    // The device behind `hDevice`, which must be one of the driver's
+    // (INVALID_ARGUMENT otherwise).
+    Device *deviceOf(ze_device_handle_t hDevice) const;
     cl_context cl() const { return cl_; }
 
     void *allocate(size_t size, size_t alignment, ze_memory_type_t type, Device *device);

@@ -86,8 +86,7 @@ ze_result_t ZE_APICALL zeMemOpenIpcHandle(ze_context_handle_t hContext, ze_devic
                                           void **pptr) {
     return boundary(__func__, [&] {
         Context *context = fromHandle<Context>(hContext);
-        Device *device = fromHandle<Device>(hDevice);
-        check(context->driver()->owns(device), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        Device *device = context->deviceOf(hDevice);
         notNull(pptr);
         check(memoryIpcSupported(context->driver()), ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
         MemoryHandle h;

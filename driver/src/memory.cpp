@@ -10,12 +10,6 @@
 namespace ze_opencl {
 namespace {
 
-Device *deviceOf(Context *context, ze_device_handle_t hDevice) {
-    Device *device = fromHandle<Device>(hDevice);
-    check(context->driver()->owns(device), ZE_RESULT_ERROR_INVALID_ARGUMENT);
-    return device;
-}
-
 ze_result_t ZE_APICALL zeMemAllocShared(ze_context_handle_t hContext,
                                         const ze_device_mem_alloc_desc_t *deviceDesc,
                                         const ze_host_mem_alloc_desc_t *hostDesc, size_t size,
@@ -27,7 +21,7 @@ ze_result_t ZE_APICALL zeMemAllocShared(ze_context_handle_t hContext,
         notNull(pptr);
         // A shared allocation may be made without a device (then it is shared
         // by all of the context's devices).
-        Device *device = hDevice != nullptr ? deviceOf(context, hDevice) : nullptr;
+        Device *device = hDevice != nullptr ? context->deviceOf(hDevice) : nullptr;
         *pptr = context->allocate(size, alignment, ZE_MEMORY_TYPE_SHARED, device);
         return ZE_RESULT_SUCCESS;
     });
@@ -38,7 +32,7 @@ ze_result_t ZE_APICALL zeMemAllocDevice(ze_context_handle_t hContext,
                                         size_t alignment, ze_device_handle_t hDevice, void **pptr) {
     return boundary(__func__, [&] {
         Context *context = fromHandle<Context>(hContext);
-        Device *device = deviceOf(context, hDevice);
+        Device *device = context->deviceOf(hDevice);
         notNull(deviceDesc);
         notNull(pptr);
         *pptr = context->allocate(size, alignment, ZE_MEMORY_TYPE_DEVICE, device);

@@ -113,8 +113,7 @@ ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext, ze_device_ha
         *phBuildLog = nullptr;
     return boundary(__func__, [&] {
         Context *context = fromHandle<Context>(hContext);
-        Device *device = fromHandle<Device>(hDevice);
-        check(context->driver()->owns(device), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        Device *device = context->deviceOf(hDevice);
         notNull(desc);
         notNull(phModule);
         notNull(desc->pInputModule);

@@ -3,7 +3,6 @@
 
 #include "context.hpp"
 #include "device.hpp"
-#include "driver.hpp"
 
 #include <level_zero/ze_ddi.h>
 
@@ -11,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <memory>
 
 namespace ze_opencl {
 
@@ -191,8 +191,7 @@ namespace {
 // Virtual memory is the host's: only a device whose kernels reach any host
 // memory can use it.
 Device *deviceForVirtualMemory(Context *context, ze_device_handle_t hDevice) {
-    Device *device = fromHandle<Device>(hDevice);
-    check(context->driver()->owns(device), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    Device *device = context->deviceOf(hDevice);
     check(device->reachesSystemMemory(), ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
     return device;
 }
