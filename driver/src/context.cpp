@@ -1,6 +1,7 @@
 // Contexts and the Context DDI table.
 #include "context.hpp"
 
+#include "address_ranges.hpp"
 #include "device.hpp"
 #include "driver.hpp"
 #include "host_pages.hpp"
@@ -99,14 +100,10 @@ bool Context::share(const void *pointer, Allocation *out) {
 
 bool Context::shareOwn(const void *pointer, Allocation *out) {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto address = reinterpret_cast<uintptr_t>(pointer);
-    auto it = allocations_.upper_bound(address);
-    if (it == allocations_.begin())
+    auto it = rangeHolding(allocations_, reinterpret_cast<uintptr_t>(pointer));
+    if (it == allocations_.end() || it->second.pages == 0 || it->second.imported)
         return false;
-    --it;
     Allocation &a = it->second;
-    if (address >= it->first + a.size || a.pages == 0 || a.imported)
-        return false;
     if (a.fd < 0)
         a.fd = host_pages::share(a.base, a.pages);
     *out = a;
@@ -132,11 +129,11 @@ void Context::adopt(void *mapping, size_t bytes, ze_memory_type_t type, Device *
     }
 }
 
-void Context::closeImported(const void *mapping) {
+void Context::closeImported(const void *pointer) {
     Allocation a;
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        auto it = allocations_.find(reinterpret_cast<uintptr_t>(mapping));
+        auto it = rangeHolding(allocations_, reinterpret_cast<uintptr_t>(pointer));
         check(it != allocations_.end() && it->second.imported, ZE_RESULT_ERROR_INVALID_ARGUMENT);
         a = it->second;
         allocations_.erase(it);
@@ -166,13 +163,9 @@ bool Context::tryFree(void *pointer) {
 }
 
 bool Context::find(const void *pointer, Allocation *out) const {
-    auto address = reinterpret_cast<uintptr_t>(pointer);
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = allocations_.upper_bound(address);
-    if (it == allocations_.begin())
-        return false;
-    --it;
-    if (address >= it->first + it->second.size)
+    auto it = rangeHolding(allocations_, reinterpret_cast<uintptr_t>(pointer));
+    if (it == allocations_.end())
         return false;
     *out = it->second;
     return true;

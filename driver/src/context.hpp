@@ -65,8 +65,9 @@ public:
     bool share(const void *pointer, Allocation *out);
     // Registers `bytes` of another process's memory mapped at `mapping`.
     void adopt(void *mapping, size_t bytes, ze_memory_type_t type, Device *device);
-    // Unmaps memory adopt() registered; INVALID_ARGUMENT for anything else.
-    void closeImported(const void *mapping);
+    // Unmaps the memory adopt() registered that holds `pointer`;
+    // INVALID_ARGUMENT for any other pointer.
+    void closeImported(const void *pointer);
     // The context's reservations of address space (zeVirtualMem*).
     VirtualMemory &virtualMemory() { return virtualMemory_; }
 

@@ -104,14 +104,7 @@ ze_result_t ZE_APICALL zeMemOpenIpcHandle(ze_context_handle_t hContext, ze_devic
 
 ze_result_t ZE_APICALL zeMemCloseIpcHandle(ze_context_handle_t hContext, const void *ptr) {
     return boundary(__func__, [&] {
-        Context *context = fromHandle<Context>(hContext);
-        // Any pointer an open returned: the mapping starts at its page.
-        auto page =
-            reinterpret_cast<uintptr_t>(notNull(ptr)) & ~(uintptr_t(Context::kPageSize) - 1);
-        Allocation a;
-        check(context->find(reinterpret_cast<void *>(page), &a) && a.imported,
-              ZE_RESULT_ERROR_INVALID_ARGUMENT);
-        context->closeImported(a.base);
+        fromHandle<Context>(hContext)->closeImported(notNull(ptr));
         return ZE_RESULT_SUCCESS;
     });
 }

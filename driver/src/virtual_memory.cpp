@@ -1,6 +1,7 @@
 // Physical and virtual memory, and the PhysicalMem and VirtualMem DDI tables.
 #include "virtual_memory.hpp"
 
+#include "address_ranges.hpp"
 #include "context.hpp"
 #include "device.hpp"
 
@@ -76,13 +77,9 @@ void VirtualMemory::forgetMappings(uintptr_t at, size_t size) {
 }
 
 bool VirtualMemory::mappedFile(const void *at, MappedFile *out) const {
-    auto address = reinterpret_cast<uintptr_t>(at);
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = mappings_.upper_bound(address);
-    if (it == mappings_.begin())
-        return false;
-    --it;
-    if (address >= it->first + it->second.size)
+    auto it = rangeHolding(mappings_, reinterpret_cast<uintptr_t>(at));
+    if (it == mappings_.end())
         return false;
     *out = {it->second.fd, reinterpret_cast<const void *>(it->first), it->second.size,
             it->second.offset};
@@ -121,12 +118,10 @@ std::pair<VirtualMemory::Reservation *, size_t> VirtualMemory::within(const void
     auto address = reinterpret_cast<uintptr_t>(at);
     check(pageAligned(address), ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT);
     check(size > 0 && pageAligned(size), ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
-    auto it = reservations_.upper_bound(address);
-    check(it != reservations_.begin(), ZE_RESULT_ERROR_INVALID_ARGUMENT);
-    --it;
+    auto it = rangeHolding(reservations_, address);
+    check(it != reservations_.end(), ZE_RESULT_ERROR_INVALID_ARGUMENT);
     Reservation &r = it->second;
-    check(address - it->first < r.size && size <= r.size - (address - it->first),
-          ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    check(size <= r.size - (address - it->first), ZE_RESULT_ERROR_INVALID_ARGUMENT);
     return {&r, (address - it->first) / virtualPageSize()};
 }
 
