@@ -58,8 +58,6 @@ void *Context::allocate(size_t size, size_t alignment, ze_memory_type_t type, De
     a.size = size;
     a.type = type;
     a.device = device;
-    static std::atomic<uint64_t> nextId{1};
-    a.id = nextId++;
     if (limits->reachesSystemMemory()) {
         // The device takes any host pointer: pages of the driver's own, which
         // IPC can share with another process.
@@ -76,6 +74,13 @@ void *Context::allocate(size_t size, size_t alignment, ze_memory_type_t type, De
             address = (address + alignment - 1) & ~(uintptr_t(alignment) - 1);
         a.base = reinterpret_cast<void *>(address);
     }
+    keep(a);
+    return a.base;
+}
+
+void Context::keep(Allocation a) {
+    static std::atomic<uint64_t> nextId{1};
+    a.id = nextId++;
     try {
         std::lock_guard<std::mutex> lock(mutex_);
         allocations_.emplace(reinterpret_cast<uintptr_t>(a.base), a);
@@ -83,7 +88,6 @@ void *Context::allocate(size_t size, size_t alignment, ze_memory_type_t type, De
         releaseAllocation(a);
         throw;
     }
-    return a.base;
 }
 
 void Context::releaseAllocation(const Allocation &a) {
@@ -118,15 +122,7 @@ void Context::adopt(void *mapping, size_t bytes, ze_memory_type_t type, Device *
     a.type = type;
     a.device = device;
     a.imported = true;
-    static std::atomic<uint64_t> nextId{1};
-    a.id = (uint64_t(1) << 63) | nextId++; // apart from the ids of allocations
-    try {
-        std::lock_guard<std::mutex> lock(mutex_);
-        allocations_.emplace(reinterpret_cast<uintptr_t>(mapping), a);
-    } catch (...) {
-        releaseAllocation(a);
-        throw;
-    }
+    keep(a);
 }
 
 void Context::closeImported(const void *pointer) {

@@ -72,6 +72,8 @@ public:
     VirtualMemory &virtualMemory() { return virtualMemory_; }
 
 private:
+    // Records `allocation` under a new id, or releases it and throws.
+    void keep(Allocation allocation);
     void releaseAllocation(const Allocation &allocation);
     // share() within this context only.
     bool shareOwn(const void *pointer, Allocation *out);
