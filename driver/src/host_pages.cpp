@@ -12,10 +12,14 @@
 namespace ze_opencl {
 namespace host_pages {
 
+size_t pageSize() {
+    static const size_t size = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    return size;
+}
+
 void *allocate(size_t bytes, size_t alignment) {
     // Over-reserved by the alignment, then trimmed to an aligned range.
-    size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-    size_t extra = alignment > page ? alignment - page : 0;
+    size_t extra = alignment > pageSize() ? alignment - pageSize() : 0;
     check(bytes <= SIZE_MAX - extra, ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
     void *reserved = mmap(nullptr, bytes + extra, PROT_READ | PROT_WRITE,
                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);

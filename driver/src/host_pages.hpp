@@ -17,6 +17,9 @@
 namespace ze_opencl {
 namespace host_pages {
 
+// The host's page size: also that of reservations, mappings and physical
+// memory (virtual_memory.hpp).
+size_t pageSize();
 // `bytes` (a multiple of the page size) of zeroed memory aligned to
 // `alignment` (a power of two, at least a page). Throws OUT_OF_HOST_MEMORY.
 void *allocate(size_t bytes, size_t alignment);

@@ -4,6 +4,7 @@
 #include "address_ranges.hpp"
 #include "context.hpp"
 #include "device.hpp"
+#include "host_pages.hpp"
 
 #include <level_zero/ze_ddi.h>
 
@@ -15,15 +16,10 @@
 
 namespace ze_opencl {
 
-size_t virtualPageSize() {
-    static const size_t size = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-    return size;
-}
-
 namespace {
 
 bool pageAligned(uintptr_t value) {
-    return value % virtualPageSize() == 0;
+    return value % host_pages::pageSize() == 0;
 }
 
 int protectionOf(ze_memory_access_attribute_t access) {
@@ -96,7 +92,7 @@ void *VirtualMemory::reserve(const void *hint, size_t size) {
         std::lock_guard<std::mutex> lock(mutex_);
         Reservation &r = reservations_[reinterpret_cast<uintptr_t>(base)];
         r.size = size;
-        r.pages.assign(size / virtualPageSize(), ZE_MEMORY_ACCESS_ATTRIBUTE_NONE);
+        r.pages.assign(size / host_pages::pageSize(), ZE_MEMORY_ACCESS_ATTRIBUTE_NONE);
     } catch (...) {
         munmap(base, size);
         throw;
@@ -122,7 +118,7 @@ std::pair<VirtualMemory::Reservation *, size_t> VirtualMemory::within(const void
     check(it != reservations_.end(), ZE_RESULT_ERROR_INVALID_ARGUMENT);
     Reservation &r = it->second;
     check(size <= r.size - (address - it->first), ZE_RESULT_ERROR_INVALID_ARGUMENT);
-    return {&r, (address - it->first) / virtualPageSize()};
+    return {&r, (address - it->first) / host_pages::pageSize()};
 }
 
 std::pair<const VirtualMemory::Reservation *, size_t> VirtualMemory::within(const void *at,
@@ -149,7 +145,7 @@ void VirtualMemory::map(void *at, size_t size, const PhysicalMemory &memory, siz
     auto address = reinterpret_cast<uintptr_t>(at);
     forgetMappings(address, size); // a mapping over a mapping replaces it
     mappings_[address] = {size, fd, offset};
-    std::fill_n(reservation->pages.begin() + page, size / virtualPageSize(), access);
+    std::fill_n(reservation->pages.begin() + page, size / host_pages::pageSize(), access);
 }
 
 void VirtualMemory::unmap(void *at, size_t size) {
@@ -157,7 +153,7 @@ void VirtualMemory::unmap(void *at, size_t size) {
     auto [reservation, page] = within(at, size);
     check(reservePages(at, size, true) != MAP_FAILED, ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
     forgetMappings(reinterpret_cast<uintptr_t>(at), size);
-    std::fill_n(reservation->pages.begin() + page, size / virtualPageSize(),
+    std::fill_n(reservation->pages.begin() + page, size / host_pages::pageSize(),
                 ZE_MEMORY_ACCESS_ATTRIBUTE_NONE);
 }
 
@@ -166,7 +162,7 @@ void VirtualMemory::setAccess(void *at, size_t size, ze_memory_access_attribute_
     std::lock_guard<std::mutex> lock(mutex_);
     auto [reservation, page] = within(at, size);
     check(mprotect(at, size, protection) == 0, ZE_RESULT_ERROR_INVALID_ARGUMENT);
-    std::fill_n(reservation->pages.begin() + page, size / virtualPageSize(), access);
+    std::fill_n(reservation->pages.begin() + page, size / host_pages::pageSize(), access);
 }
 
 std::pair<ze_memory_access_attribute_t, size_t> VirtualMemory::access(const void *at,
@@ -174,11 +170,11 @@ std::pair<ze_memory_access_attribute_t, size_t> VirtualMemory::access(const void
     std::lock_guard<std::mutex> lock(mutex_);
     auto [reservation, page] = within(at, size);
     const auto &pages = reservation->pages;
-    size_t last = page + size / virtualPageSize();
+    size_t last = page + size / host_pages::pageSize();
     size_t end = page;
     while (end < last && pages[end] == pages[page])
         ++end;
-    return {pages[page], (end - page) * virtualPageSize()};
+    return {pages[page], (end - page) * host_pages::pageSize()};
 }
 
 namespace {
@@ -236,7 +232,7 @@ ze_result_t ZE_APICALL zeVirtualMemQueryPageSize(ze_context_handle_t hContext,
                                                  size_t *pagesize) {
     return boundary(__func__, [&] {
         deviceForVirtualMemory(fromHandle<Context>(hContext), hDevice);
-        *notNull(pagesize) = virtualPageSize();
+        *notNull(pagesize) = host_pages::pageSize();
         return ZE_RESULT_SUCCESS;
     });
 }

@@ -32,9 +32,6 @@ private:
     size_t size_;
 };
 
-// The page size of reservations, mappings and physical memory.
-size_t virtualPageSize();
-
 // A context's reservations. Thread-safe.
 class VirtualMemory {
 public:
