@@ -1,5 +1,7 @@
 #include "spirv_relaxations.hpp"
 
+#include "spirv_words.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -20,27 +22,6 @@ constexpr uint16_t OpVariable = 59;
 constexpr uint32_t kCapabilityLinkage = 5;
 constexpr uint32_t kStorageClassFunction = 7;
 constexpr uint32_t kVersion1_4 = 0x00010400;
-constexpr size_t kHeaderWords = 5;
-
-struct Instruction {
-    size_t at; // index of its first word
-    uint16_t opcode;
-    uint16_t size; // in words
-};
-
-// The instructions after the header; empty when a word count is 0 or runs
-// past the end (the validator reports such a module).
-std::vector<Instruction> instructionsOf(const std::vector<uint32_t> &words) {
-    std::vector<Instruction> list;
-    for (size_t at = kHeaderWords; at < words.size();) {
-        uint16_t size = static_cast<uint16_t>(words[at] >> 16);
-        if (size == 0 || at + size > words.size())
-            return {};
-        list.push_back({at, static_cast<uint16_t>(words[at] & 0xffff), size});
-        at += size;
-    }
-    return list;
-}
 
 // Words taken by a literal string starting at `at` (up to and including the
 // word that holds its NUL), or 0 if it is not terminated before `end`.
@@ -59,10 +40,10 @@ std::vector<uint32_t> encodeString(const std::string &text) {
     return encoded;
 }
 
-bool declaresExtension(const std::vector<uint32_t> &words, const std::vector<Instruction> &list,
-                       const std::string &name) {
+bool declaresExtension(const std::vector<uint32_t> &words,
+                       const std::vector<SpirvInstruction> &list, const std::string &name) {
     std::vector<uint32_t> encoded = encodeString(name);
-    for (const Instruction &inst : list)
+    for (const SpirvInstruction &inst : list)
         if (inst.opcode == OpExtension && inst.size == encoded.size() + 1 &&
             std::equal(encoded.begin(), encoded.end(), words.begin() + inst.at + 1))
             return true;
@@ -72,12 +53,12 @@ bool declaresExtension(const std::vector<uint32_t> &words, const std::vector<Ins
 } // namespace
 
 void repairBeforeValidation(std::vector<uint32_t> &words, std::string *log) {
-    if (words.size() < kHeaderWords || words[1] < kVersion1_4)
+    if (words.size() < kSpirvHeaderWords || words[1] < kVersion1_4)
         return;
-    std::vector<Instruction> list = instructionsOf(words);
+    std::vector<SpirvInstruction> list = spirvInstructions(words);
     std::vector<uint32_t> globals;
     bool inFunction = false;
-    for (const Instruction &inst : list) {
+    for (const SpirvInstruction &inst : list) {
         if (inst.opcode == OpFunction)
             inFunction = true;
         else if (inst.opcode == OpFunctionEnd)
@@ -89,9 +70,9 @@ void repairBeforeValidation(std::vector<uint32_t> &words, std::string *log) {
     if (globals.empty())
         return;
 
-    std::vector<uint32_t> repaired(words.begin(), words.begin() + kHeaderWords);
+    std::vector<uint32_t> repaired(words.begin(), words.begin() + kSpirvHeaderWords);
     size_t added = 0;
-    for (const Instruction &inst : list) {
+    for (const SpirvInstruction &inst : list) {
         auto begin = words.begin() + inst.at, end = begin + inst.size;
         size_t name = inst.opcode == OpEntryPoint && inst.size >= 4
                           ? stringWords(words, inst.at + 3, inst.at + inst.size)
@@ -130,12 +111,12 @@ bool addExtensionTheValidatorAsksFor(std::vector<uint32_t> &words, const std::st
            (std::isalnum(static_cast<unsigned char>(error[to])) || error[to] == '_'))
         ++to;
     std::string extension = error.substr(from, to - from);
-    std::vector<Instruction> list = instructionsOf(words);
+    std::vector<SpirvInstruction> list = spirvInstructions(words);
     if (extension.empty() || list.empty() || declaresExtension(words, list, extension))
         return false;
     // After the last capability: extensions follow capabilities.
-    size_t at = kHeaderWords;
-    for (const Instruction &inst : list)
+    size_t at = kSpirvHeaderWords;
+    for (const SpirvInstruction &inst : list)
         if (inst.opcode == OpCapability)
             at = inst.at + inst.size;
     std::vector<uint32_t> instruction = encodeString(extension);
@@ -148,8 +129,8 @@ bool addExtensionTheValidatorAsksFor(std::vector<uint32_t> &words, const std::st
 }
 
 std::vector<uint32_t> validatorView(const std::vector<uint32_t> &words) {
-    std::vector<Instruction> list = instructionsOf(words);
-    for (const Instruction &inst : list)
+    std::vector<SpirvInstruction> list = spirvInstructions(words);
+    for (const SpirvInstruction &inst : list)
         if (inst.opcode == OpEntryPoint || (inst.opcode == OpCapability && inst.size == 2 &&
                                             words[inst.at + 1] == kCapabilityLinkage))
             return words;
@@ -157,7 +138,7 @@ std::vector<uint32_t> validatorView(const std::vector<uint32_t> &words) {
         return words;
     std::vector<uint32_t> view(words);
     const uint32_t linkage[] = {(2u << 16) | OpCapability, kCapabilityLinkage};
-    view.insert(view.begin() + kHeaderWords, std::begin(linkage), std::end(linkage));
+    view.insert(view.begin() + kSpirvHeaderWords, std::begin(linkage), std::end(linkage));
     return view;
 }
 

@@ -7,6 +7,8 @@
 #include "driver.hpp"
 #include "options.hpp"
 
+#include "program/spirv_words.hpp"
+
 #include <level_zero/ze_ddi.h>
 
 #include <cstring>
@@ -55,11 +57,9 @@ std::map<uint32_t, size_t> specConstantSizes(const uint8_t *spirv, size_t size) 
         OpSpecConstant = 50,
         DecorationSpecId = 1
     };
-    for (size_t i = 5; i < words.size();) {
-        uint32_t count = words[i] >> 16, op = words[i] & 0xffff;
-        if (count == 0 || i + count > words.size())
-            break;
-        const uint32_t *w = &words[i];
+    for (const detail::SpirvInstruction &inst : detail::spirvInstructions(words)) {
+        const uint32_t *w = &words[inst.at];
+        const uint32_t count = inst.size, op = inst.opcode;
         if (op == OpTypeBool && count >= 2)
             typeSize[w[1]] = 1;
         else if ((op == OpTypeInt || op == OpTypeFloat) && count >= 3)
@@ -69,7 +69,6 @@ std::map<uint32_t, size_t> specConstantSizes(const uint8_t *spirv, size_t size) 
         else if ((op == OpSpecConstant || op == OpSpecConstantTrue || op == OpSpecConstantFalse) &&
                  count >= 3)
             constType[w[2]] = w[1];
-        i += count;
     }
     for (const auto &[resultId, specId] : specIdOf) {
         auto c = constType.find(resultId);
