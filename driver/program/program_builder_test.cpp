@@ -3,6 +3,7 @@
 // through plain OpenCL and checked against the host.
 #include "program_builder.hpp"
 #include "program_internal.hpp"
+#include "spirv_words.hpp"
 
 #include <gtest/gtest.h>
 
@@ -507,16 +508,26 @@ TEST_F(ProgramBuilderTest, SpecializationConstants) {
     }
 }
 
+// spec_constant.spv declaring ArbitraryPrecisionIntegersINTEL without its
+// OpExtension, as Intel's compilers emit capabilities; empty if the file is
+// missing.
+std::vector<uint8_t> specModuleWithUndeclaredExtension() {
+    std::vector<uint8_t> spirv = readFile(SPEC_CONSTANT_SPV);
+    if (spirv.empty())
+        return spirv;
+    const uint32_t capability[] = {(2u << 16) | 17u, 5844u}; // OpCapability 5844
+    spirv.insert(spirv.begin() + 20, reinterpret_cast<const uint8_t *>(capability),
+                 reinterpret_cast<const uint8_t *>(capability) + sizeof(capability));
+    return spirv;
+}
+
 // Translations are kept by content and specialization constants: the same
 // bytes under other constants are another program, and a kept translation
 // replays its notes into the build log.
 TEST_F(ProgramBuilderTest, TranslationsAreKeptByBytesAndConstants) {
-    std::vector<uint8_t> spirv = readFile(SPEC_CONSTANT_SPV);
-    ASSERT_FALSE(spirv.empty());
     // A capability without its extension, so that the translation has a note.
-    const uint32_t capability[] = {(2u << 16) | 17u, 5844u};
-    spirv.insert(spirv.begin() + 20, reinterpret_cast<const uint8_t *>(capability),
-                 reinterpret_cast<const uint8_t *>(capability) + sizeof(capability));
+    std::vector<uint8_t> spirv = specModuleWithUndeclaredExtension();
+    ASSERT_FALSE(spirv.empty());
     for (int round = 0; round < 2; ++round)
         for (auto [spec, expected] : {std::pair<std::vector<SpecConstant>, cl_uint>{{}, 5u},
                                       {{{7, 42, 4}}, 42u},
@@ -533,11 +544,8 @@ TEST_F(ProgramBuilderTest, TranslationsAreKeptByBytesAndConstants) {
 // introduces them; Intel's driver loads such modules, and so does this one,
 // with a note in the build log.
 TEST_F(ProgramBuilderTest, CapabilityWithoutItsExtensionIsAccepted) {
-    std::vector<uint8_t> spirv = readFile(SPEC_CONSTANT_SPV);
+    std::vector<uint8_t> spirv = specModuleWithUndeclaredExtension();
     ASSERT_FALSE(spirv.empty());
-    const uint32_t capability[] = {(2u << 16) | 17u, 5844u}; // ArbitraryPrecisionIntegersINTEL
-    spirv.insert(spirv.begin() + 20, reinterpret_cast<const uint8_t *>(capability),
-                 reinterpret_cast<const uint8_t *>(capability) + sizeof(capability));
     Built built(build(spirv));
     ASSERT_EQ(built.r.result, ZE_RESULT_SUCCESS) << built.r.log;
     EXPECT_NE(built.r.log.find("SPV_INTEL_arbitrary_precision_integers without declaring it"),
@@ -566,11 +574,12 @@ TEST_F(ProgramBuilderTest, ModuleWithoutEntryPointsHasNoKernels) {
     ASSERT_FALSE(spirv.empty());
     std::vector<uint32_t> words(spirv.size() / 4);
     std::memcpy(words.data(), spirv.data(), spirv.size());
-    size_t at = 5;
-    while (at < words.size() && (words[at] & 0xffff) != 15) // OpEntryPoint
-        at += words[at] >> 16;
-    ASSERT_LT(at, words.size());
-    words.erase(words.begin() + at, words.begin() + at + (words[at] >> 16));
+    std::vector<detail::SpirvInstruction> list = detail::spirvInstructions(words);
+    auto entry = std::find_if(list.begin(), list.end(), [](const detail::SpirvInstruction &inst) {
+        return inst.opcode == 15; // OpEntryPoint
+    });
+    ASSERT_NE(entry, list.end());
+    words.erase(words.begin() + entry->at, words.begin() + entry->at + entry->size);
     spirv.assign(reinterpret_cast<const uint8_t *>(words.data()),
                  reinterpret_cast<const uint8_t *>(words.data() + words.size()));
     Built built(build(spirv));
