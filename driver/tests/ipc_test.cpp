@@ -54,7 +54,7 @@ TEST_F(IpcTest, ChildIncrementsTheParentsMemory) {
     ASSERT_NO_FATAL_FAILURE(loadModule(module, "basic"));
     Kernel kernel;
     ASSERT_NO_FATAL_FAILURE(loadKernel(kernel, module, "increment", 8));
-    ASSERT_ZE_SUCCESS(zeKernelSetArgumentValue(kernel, 0, sizeof(memory), &memory));
+    ASSERT_ZE_SUCCESS(setArgs(kernel, {byValue(memory)}));
     ASSERT_ZE_SUCCESS(launch(list_, kernel, {kCount / 8, 1, 1}));
     ASSERT_NO_FATAL_FAILURE(sync());
     ASSERT_ZE_SUCCESS(zeMemCloseIpcHandle(context_, memory));

@@ -384,9 +384,7 @@ TEST_F(MemoryTest, SystemMemoryIsUsableByKernelsCopiesAndFills) {
     Kernel kernel;
     ASSERT_NO_FATAL_FAILURE(loadKernel(kernel, module, "vector_add", 8));
     int *pa = a.data(), *pb = b.data(), *pc = c.data();
-    ASSERT_ZE_SUCCESS(zeKernelSetArgumentValue(kernel, 0, sizeof(pa), &pa));
-    ASSERT_ZE_SUCCESS(zeKernelSetArgumentValue(kernel, 1, sizeof(pb), &pb));
-    ASSERT_ZE_SUCCESS(zeKernelSetArgumentValue(kernel, 2, sizeof(pc), &pc));
+    ASSERT_ZE_SUCCESS(setArgs(kernel, {byValue(pa), byValue(pb), byValue(pc)}));
     ASSERT_ZE_SUCCESS(launch(list_, kernel, {static_cast<uint32_t>(n / 8), 1, 1}));
     ASSERT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(list_, copy.data(), c.data(), n * sizeof(int),
                                                     nullptr, 0, nullptr));

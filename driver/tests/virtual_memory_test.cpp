@@ -71,9 +71,7 @@ TEST_F(VirtualMemoryTest, KernelCopyAndFillOnARangeOfTwoPhysicalAllocations) {
     ASSERT_NO_FATAL_FAILURE(loadModule(module, "basic"));
     Kernel kernel;
     ASSERT_NO_FATAL_FAILURE(loadKernel(kernel, module, "vector_add", 16));
-    ASSERT_ZE_SUCCESS(zeKernelSetArgumentValue(kernel, 0, sizeof(a), &a));
-    ASSERT_ZE_SUCCESS(zeKernelSetArgumentValue(kernel, 1, sizeof(void *), b.arg()));
-    ASSERT_ZE_SUCCESS(zeKernelSetArgumentValue(kernel, 2, sizeof(c), &c));
+    ASSERT_ZE_SUCCESS(setArgs(kernel, {byValue(a), usm(b), byValue(c)}));
     ASSERT_ZE_SUCCESS(launch(list_, kernel, {static_cast<uint32_t>(n / 16), 1, 1}));
     ASSERT_NO_FATAL_FAILURE(sync());
     for (size_t i = 0; i < n; ++i)
