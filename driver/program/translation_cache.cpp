@@ -11,7 +11,8 @@ namespace detail {
 namespace {
 
 struct Cache {
-    using Order = std::list<std::string>; // keys, most recently used first
+    // The keys (those of `entries`, which do not move), most recently used first.
+    using Order = std::list<const std::string *>;
     struct Entry {
         std::shared_ptr<const CachedTranslation> translation;
         Order::iterator position;
@@ -54,7 +55,7 @@ std::shared_ptr<const CachedTranslation> findTranslation(const std::string &key)
 }
 
 void keepTranslation(std::string key, std::shared_ptr<const CachedTranslation> translation) {
-    size_t bytes = 2 * key.size() + translation->module.bitcode.size() + translation->log.size();
+    size_t bytes = key.size() + translation->module.bitcode.size() + translation->log.size();
     if (bytes > kTranslationCacheBytes)
         return;
     Cache &c = cache();
@@ -62,16 +63,20 @@ void keepTranslation(std::string key, std::shared_ptr<const CachedTranslation> t
     if (c.entries.count(key) != 0)
         return; // another thread translated the same module meanwhile
     while (c.bytes + bytes > kTranslationCacheBytes) {
-        auto last = c.entries.find(c.order.back());
+        auto last = c.entries.find(*c.order.back());
         c.bytes -= last->second.bytes;
-        c.entries.erase(last);
         c.order.pop_back();
+        c.entries.erase(last);
     }
-    c.order.push_front(key);
-    Cache::Entry &entry = c.entries[std::move(key)];
-    entry.translation = std::move(translation);
-    entry.position = c.order.begin();
-    entry.bytes = bytes;
+    auto it =
+        c.entries.emplace(std::move(key), Cache::Entry{std::move(translation), {}, bytes}).first;
+    try {
+        c.order.push_front(&it->first);
+    } catch (...) {
+        c.entries.erase(it);
+        throw;
+    }
+    it->second.position = c.order.begin();
     c.bytes += bytes;
 }
 
