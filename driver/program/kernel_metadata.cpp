@@ -28,6 +28,24 @@ KernelArgInfo argInfo(const llvm::Argument &arg, const llvm::DataLayout &layout)
         return info;
     }
     if (auto *pointer = llvm::dyn_cast<llvm::PointerType>(type)) {
+        // SPIR 1.2 spells images and samplers as pointers to named opaque
+        // structs (opencl.image2d_ro_t, opencl.sampler_t).
+        if (!pointer->isOpaque())
+            if (auto *opaque =
+                    llvm::dyn_cast<llvm::StructType>(pointer->getNonOpaquePointerElementType());
+                opaque && opaque->hasName()) {
+                llvm::StringRef name = opaque->getName();
+                if (name.startswith("opencl.image")) {
+                    info.kind = ArgKind::Image;
+                    info.size = sizeof(void *);
+                    return info;
+                }
+                if (name == "opencl.sampler_t") {
+                    info.kind = ArgKind::Sampler;
+                    info.size = sizeof(void *);
+                    return info;
+                }
+            }
         switch (pointer->getAddressSpace()) {
         case kGlobalAddressSpace:
             info.kind = ArgKind::GlobalPointer;

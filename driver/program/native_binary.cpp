@@ -253,7 +253,7 @@ ProgramBuildResult buildFromNative(cl_context context, cl_device_id device, cons
             kernel.args.resize(payload.count(20, "argument count"));
             for (KernelArgInfo &arg : kernel.args) {
                 uint32_t kind = payload.u32("argument kind");
-                if (kind > static_cast<uint32_t>(ArgKind::Value))
+                if (kind > static_cast<uint32_t>(ArgKind::Sampler))
                     payload.fail("unknown argument kind " + std::to_string(kind));
                 arg.kind = static_cast<ArgKind>(kind);
                 arg.size = payload.u64("argument size");

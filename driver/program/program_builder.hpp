@@ -19,11 +19,13 @@ enum class ArgKind {
     ConstantPointer, // address space 2: likewise
     LocalPointer,    // address space 3: the argument value is a local memory size
     Value,           // by value (scalars, vectors, structs passed byval)
+    Image,           // an image type: the value is a ze_image_handle_t
+    Sampler,         // sampler_t: the value is a ze_sampler_handle_t
 };
 
 struct KernelArgInfo {
     ArgKind kind = ArgKind::Value;
-    size_t size = 0;      // bytes the caller passes: 8 for pointers, 0 for local, sizeof(T) for values
+    size_t size = 0;      // bytes the caller passes: 8 for pointers and handles, 0 for local, sizeof(T) for values
     std::string typeName; // the OpenCL C type name when the module records it, else ""
 };
 

@@ -1,6 +1,7 @@
 #include "spirv_translator.hpp"
 
 #include "generic_builtins.hpp"
+#include "image_builtins.hpp"
 #include "kernel_metadata.hpp"
 #include "spirv_relaxations.hpp"
 #include "sub_groups.hpp"
@@ -233,6 +234,7 @@ ze_result_t translateSpirv(const uint8_t *spirv, size_t size,
 
     resolveGenericBuiltins(*module);
     resolveSubGroupBuiltins(*module);
+    resolveImageBuiltins(*module);
     out->kernels = kernelInfoFromModule(*module);
     llvm::SmallVector<char, 0> bitcode;
     llvm::raw_svector_ostream bitcodeStream(bitcode);

@@ -150,6 +150,27 @@ void enqueueHostTask(cl_command_queue queue, const WaitList &waits, Event *signa
     finishSignal(signal, ev);
 }
 
+void enqueueImageCommand(cl_command_queue queue, const Command &c) {
+    WaitList waits(c.waits);
+    cl_event ev = nullptr;
+    cl_event *out = c.signal != nullptr ? &ev : nullptr;
+    switch (c.type) {
+    case Command::Type::ImageCopy:
+        checkCl(clEnqueueCopyImage(queue, c.srcImage, c.dstImage, c.srcOrigin, c.dstOrigin,
+                                   c.region, waits.size(), waits.data(), out));
+        break;
+    case Command::Type::ImageToMemory:
+        checkCl(clEnqueueReadImage(queue, c.srcImage, CL_FALSE, c.srcOrigin, c.region, c.rowPitch,
+                                   c.slicePitch, c.dst, waits.size(), waits.data(), out));
+        break;
+    default: // ImageFromMemory
+        checkCl(clEnqueueWriteImage(queue, c.dstImage, CL_FALSE, c.dstOrigin, c.region, c.rowPitch,
+                                    c.slicePitch, c.src, waits.size(), waits.data(), out));
+        break;
+    }
+    finishSignal(c.signal, ev);
+}
+
 void enqueueQueryTimestamps(cl_command_queue queue, const Command &c) {
     // The task runs after the queried events' commands (they are in its wait
     // list), but their completion callbacks may still be on the way: isSet()
@@ -331,6 +352,11 @@ void enqueueCommand(cl_command_queue queue, const Command &c) {
     }
     case Command::Type::QueryTimestamps:
         enqueueQueryTimestamps(queue, c);
+        break;
+    case Command::Type::ImageCopy:
+    case Command::Type::ImageToMemory:
+    case Command::Type::ImageFromMemory:
+        enqueueImageCommand(queue, c);
         break;
     case Command::Type::Reset:
         // Done on the host when the command is reached in submission order:

@@ -27,6 +27,9 @@ struct Command {
         Reset,
         WriteTimestamp,  // dst <- the device time when the command runs
         QueryTimestamps, // dst[i] (+ offsets[i]) <- the kernel timestamps of queried[i]
+        ImageCopy,       // dstImage <- srcImage
+        ImageToMemory,   // dst <- srcImage
+        ImageFromMemory, // dstImage <- src
     };
     Type type = Type::Barrier;
     Event *signal = nullptr;
@@ -52,6 +55,13 @@ struct Command {
     std::vector<uint8_t> pattern;
     ze_copy_region_t dstRegion = {}, srcRegion = {};
     uint32_t dstPitch = 0, dstSlicePitch = 0, srcPitch = 0, srcSlicePitch = 0;
+
+    // ImageCopy, ImageToMemory, ImageFromMemory: OpenCL's origins and
+    // region (in pixels; slices of arrays in the last dimension), and the
+    // memory side's pitches in bytes (0: rows and slices packed).
+    cl_mem dstImage = nullptr, srcImage = nullptr;
+    size_t dstOrigin[3] = {0, 0, 0}, srcOrigin[3] = {0, 0, 0}, region[3] = {1, 1, 1};
+    size_t rowPitch = 0, slicePitch = 0;
 
     // QueryTimestamps
     std::vector<Event *> queried;

@@ -5,10 +5,12 @@
 #include "device.hpp"
 #include "driver.hpp"
 #include "event.hpp"
+#include "image.hpp"
 #include "module.hpp"
 
 #include <level_zero/ze_ddi.h>
 
+#include <algorithm>
 #include <memory>
 
 namespace ze_opencl {
@@ -279,6 +281,125 @@ ze_result_t ZE_APICALL zeCommandListAppendMemoryCopyRegion(
     });
 }
 
+// Image copies. Regions are in pixels; a null region is the whole image.
+// The regions of a copy between images must be the same size; the copy
+// goes where the destination region starts.
+ze_result_t appendImageCopy(const char *entry, ze_command_list_handle_t hCommandList,
+                            ze_image_handle_t hDstImage, ze_image_handle_t hSrcImage,
+                            const ze_image_region_t *pDstRegion,
+                            const ze_image_region_t *pSrcRegion, ze_event_handle_t hSignalEvent,
+                            uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
+    return boundary(entry, [&] {
+        CommandList *list = listOf(hCommandList);
+        Image *dst = fromHandle<Image>(hDstImage);
+        Image *src = fromHandle<Image>(hSrcImage);
+        Command c =
+            makeCommand(list, Command::Type::ImageCopy, hSignalEvent, numWaitEvents, phWaitEvents);
+        size_t dstRegion[3];
+        src->clRegion(pSrcRegion, c.srcOrigin, c.region);
+        dst->clRegion(pDstRegion, c.dstOrigin, dstRegion);
+        check(std::equal(c.region, c.region + 3, dstRegion), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        c.dstImage = dst->cl();
+        c.srcImage = src->cl();
+        list->append(std::move(c));
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeCommandListAppendImageCopyRegion(
+    ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage,
+    ze_image_handle_t hSrcImage, const ze_image_region_t *pDstRegion,
+    const ze_image_region_t *pSrcRegion, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t *phWaitEvents) {
+    return appendImageCopy(__func__, hCommandList, hDstImage, hSrcImage, pDstRegion, pSrcRegion,
+                           hSignalEvent, numWaitEvents, phWaitEvents);
+}
+
+ze_result_t ZE_APICALL zeCommandListAppendImageCopy(ze_command_list_handle_t hCommandList,
+                                                    ze_image_handle_t hDstImage,
+                                                    ze_image_handle_t hSrcImage,
+                                                    ze_event_handle_t hSignalEvent,
+                                                    uint32_t numWaitEvents,
+                                                    ze_event_handle_t *phWaitEvents) {
+    return appendImageCopy(__func__, hCommandList, hDstImage, hSrcImage, nullptr, nullptr,
+                           hSignalEvent, numWaitEvents, phWaitEvents);
+}
+
+// Pitches of 0 are rows and slices packed.
+ze_result_t appendImageToMemory(const char *entry, ze_command_list_handle_t hCommandList,
+                                void *dstptr, ze_image_handle_t hSrcImage,
+                                const ze_image_region_t *pSrcRegion, uint32_t destRowPitch,
+                                uint32_t destSlicePitch, ze_event_handle_t hSignalEvent,
+                                uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
+    return boundary(entry, [&] {
+        CommandList *list = listOf(hCommandList);
+        Image *src = fromHandle<Image>(hSrcImage);
+        Command c = makeCommand(list, Command::Type::ImageToMemory, hSignalEvent, numWaitEvents,
+                                phWaitEvents);
+        c.dst = notNull(dstptr);
+        src->clRegion(pSrcRegion, c.srcOrigin, c.region);
+        c.srcImage = src->cl();
+        c.rowPitch = destRowPitch;
+        c.slicePitch = destSlicePitch;
+        list->append(std::move(c));
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeCommandListAppendImageCopyToMemory(
+    ze_command_list_handle_t hCommandList, void *dstptr, ze_image_handle_t hSrcImage,
+    const ze_image_region_t *pSrcRegion, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t *phWaitEvents) {
+    return appendImageToMemory(__func__, hCommandList, dstptr, hSrcImage, pSrcRegion, 0, 0,
+                               hSignalEvent, numWaitEvents, phWaitEvents);
+}
+
+ze_result_t ZE_APICALL zeCommandListAppendImageCopyToMemoryExt(
+    ze_command_list_handle_t hCommandList, void *dstptr, ze_image_handle_t hSrcImage,
+    const ze_image_region_t *pSrcRegion, uint32_t destRowPitch, uint32_t destSlicePitch,
+    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
+    return appendImageToMemory(__func__, hCommandList, dstptr, hSrcImage, pSrcRegion,
+                               destRowPitch, destSlicePitch, hSignalEvent, numWaitEvents,
+                               phWaitEvents);
+}
+
+ze_result_t appendImageFromMemory(const char *entry, ze_command_list_handle_t hCommandList,
+                                  ze_image_handle_t hDstImage, const void *srcptr,
+                                  const ze_image_region_t *pDstRegion, uint32_t srcRowPitch,
+                                  uint32_t srcSlicePitch, ze_event_handle_t hSignalEvent,
+                                  uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
+    return boundary(entry, [&] {
+        CommandList *list = listOf(hCommandList);
+        Image *dst = fromHandle<Image>(hDstImage);
+        Command c = makeCommand(list, Command::Type::ImageFromMemory, hSignalEvent, numWaitEvents,
+                                phWaitEvents);
+        c.src = notNull(srcptr);
+        dst->clRegion(pDstRegion, c.dstOrigin, c.region);
+        c.dstImage = dst->cl();
+        c.rowPitch = srcRowPitch;
+        c.slicePitch = srcSlicePitch;
+        list->append(std::move(c));
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeCommandListAppendImageCopyFromMemory(
+    ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage, const void *srcptr,
+    const ze_image_region_t *pDstRegion, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t *phWaitEvents) {
+    return appendImageFromMemory(__func__, hCommandList, hDstImage, srcptr, pDstRegion, 0, 0,
+                                 hSignalEvent, numWaitEvents, phWaitEvents);
+}
+
+ze_result_t ZE_APICALL zeCommandListAppendImageCopyFromMemoryExt(
+    ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage, const void *srcptr,
+    const ze_image_region_t *pDstRegion, uint32_t srcRowPitch, uint32_t srcSlicePitch,
+    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
+    return appendImageFromMemory(__func__, hCommandList, hDstImage, srcptr, pDstRegion,
+                                 srcRowPitch, srcSlicePitch, hSignalEvent, numWaitEvents,
+                                 phWaitEvents);
+}
+
 // Memory is already where every device can reach it: hints change nothing.
 ze_result_t ZE_APICALL zeCommandListAppendMemoryPrefetch(ze_command_list_handle_t hCommandList,
                                                          const void *ptr, size_t) {
@@ -479,10 +600,10 @@ zeGetCommandListProcAddrTable(ze_api_version_t version, ze_command_list_dditable
     t->pfnAppendMemoryFill = zeCommandListAppendMemoryFill;
     t->pfnAppendMemoryCopyRegion = zeCommandListAppendMemoryCopyRegion;
     t->pfnAppendMemoryCopyFromContext = zeCommandListAppendMemoryCopyFromContext;
-    setUnsupported(t->pfnAppendImageCopy);
-    setUnsupported(t->pfnAppendImageCopyRegion);
-    setUnsupported(t->pfnAppendImageCopyToMemory);
-    setUnsupported(t->pfnAppendImageCopyFromMemory);
+    t->pfnAppendImageCopy = zeCommandListAppendImageCopy;
+    t->pfnAppendImageCopyRegion = zeCommandListAppendImageCopyRegion;
+    t->pfnAppendImageCopyToMemory = zeCommandListAppendImageCopyToMemory;
+    t->pfnAppendImageCopyFromMemory = zeCommandListAppendImageCopyFromMemory;
     t->pfnAppendMemoryPrefetch = zeCommandListAppendMemoryPrefetch;
     t->pfnAppendMemAdvise = zeCommandListAppendMemAdvise;
     t->pfnAppendSignalEvent = zeCommandListAppendSignalEvent;
@@ -493,8 +614,8 @@ zeGetCommandListProcAddrTable(ze_api_version_t version, ze_command_list_dditable
     t->pfnAppendLaunchCooperativeKernel = zeCommandListAppendLaunchCooperativeKernel;
     t->pfnAppendLaunchKernelIndirect = zeCommandListAppendLaunchKernelIndirect;
     t->pfnAppendLaunchMultipleKernelsIndirect = zeCommandListAppendLaunchMultipleKernelsIndirect;
-    setUnsupported(t->pfnAppendImageCopyToMemoryExt);
-    setUnsupported(t->pfnAppendImageCopyFromMemoryExt);
+    t->pfnAppendImageCopyToMemoryExt = zeCommandListAppendImageCopyToMemoryExt;
+    t->pfnAppendImageCopyFromMemoryExt = zeCommandListAppendImageCopyFromMemoryExt;
     return ZE_RESULT_SUCCESS;
 }
 

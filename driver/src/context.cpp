@@ -4,6 +4,7 @@
 #include "address_ranges.hpp"
 #include "device.hpp"
 #include "driver.hpp"
+#include "image.hpp"
 #include "host_pages.hpp"
 
 #include <level_zero/ze_ddi.h>
@@ -243,6 +244,28 @@ ze_result_t ZE_APICALL zeContextEvictMemory(ze_context_handle_t hContext,
     });
 }
 
+// Images, like memory, are always resident.
+ze_result_t checkResidencyOfImage(const char *entry, ze_context_handle_t hContext,
+                                  ze_device_handle_t hDevice, ze_image_handle_t hImage) {
+    return boundary(entry, [&] {
+        fromHandle<Context>(hContext);
+        fromHandle<Device>(hDevice);
+        fromHandle<Image>(hImage);
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeContextMakeImageResident(ze_context_handle_t hContext,
+                                                  ze_device_handle_t hDevice,
+                                                  ze_image_handle_t hImage) {
+    return checkResidencyOfImage(__func__, hContext, hDevice, hImage);
+}
+
+ze_result_t ZE_APICALL zeContextEvictImage(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+                                           ze_image_handle_t hImage) {
+    return checkResidencyOfImage(__func__, hContext, hDevice, hImage);
+}
+
 } // namespace
 
 extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetContextProcAddrTable(ze_api_version_t version,
@@ -255,8 +278,8 @@ extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetContextProcAddrTable(ze_api_
     t->pfnSystemBarrier = zeContextSystemBarrier;
     t->pfnMakeMemoryResident = zeContextMakeMemoryResident;
     t->pfnEvictMemory = zeContextEvictMemory;
-    setUnsupported(t->pfnMakeImageResident);
-    setUnsupported(t->pfnEvictImage);
+    t->pfnMakeImageResident = zeContextMakeImageResident;
+    t->pfnEvictImage = zeContextEvictImage;
     t->pfnCreateEx = zeContextCreateEx;
     return ZE_RESULT_SUCCESS;
 }

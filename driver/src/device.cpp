@@ -182,6 +182,31 @@ void Device::getCacheProperties(ze_device_cache_properties_t *p) const {
     p->cacheSize = static_cast<size_t>(globalCacheSize_);
 }
 
+void Device::getImageProperties(ze_device_image_properties_t *p) const {
+    p->maxImageDims1D = p->maxImageDims2D = p->maxImageDims3D = 0;
+    p->maxImageBufferSize = 0;
+    p->maxImageArraySlices = p->maxSamplers = p->maxReadImageArgs = p->maxWriteImageArgs = 0;
+    if (!deviceInfo<cl_bool>(id_, CL_DEVICE_IMAGE_SUPPORT))
+        return;
+    auto u32 = [](size_t v) { return static_cast<uint32_t>(std::min<size_t>(v, UINT32_MAX)); };
+    // OpenCL has no 1D limit of its own: a 1D image is as wide as a 2D one.
+    size_t width2D = deviceInfo<size_t>(id_, CL_DEVICE_IMAGE2D_MAX_WIDTH);
+    p->maxImageDims1D = u32(width2D);
+    p->maxImageDims2D =
+        u32(std::min(width2D, deviceInfo<size_t>(id_, CL_DEVICE_IMAGE2D_MAX_HEIGHT)));
+    p->maxImageDims3D = u32(std::min({deviceInfo<size_t>(id_, CL_DEVICE_IMAGE3D_MAX_WIDTH),
+                                      deviceInfo<size_t>(id_, CL_DEVICE_IMAGE3D_MAX_HEIGHT),
+                                      deviceInfo<size_t>(id_, CL_DEVICE_IMAGE3D_MAX_DEPTH)}));
+    // In bytes for L0, in pixels for OpenCL: the largest pixel is 16 bytes,
+    // and no buffer is larger than the largest allocation.
+    p->maxImageBufferSize = std::min<uint64_t>(
+        uint64_t(deviceInfo<size_t>(id_, CL_DEVICE_IMAGE_MAX_BUFFER_SIZE)) * 16, maxMemAllocSize_);
+    p->maxImageArraySlices = u32(deviceInfo<size_t>(id_, CL_DEVICE_IMAGE_MAX_ARRAY_SIZE));
+    p->maxSamplers = deviceInfo<cl_uint>(id_, CL_DEVICE_MAX_SAMPLERS);
+    p->maxReadImageArgs = deviceInfo<cl_uint>(id_, CL_DEVICE_MAX_READ_IMAGE_ARGS);
+    p->maxWriteImageArgs = deviceInfo<cl_uint>(id_, CL_DEVICE_MAX_WRITE_IMAGE_ARGS);
+}
+
 uint64_t deviceTimeNs() {
     // PoCL's CPU device stamps profiling events with CLOCK_MONOTONIC_RAW;
     // host-side times must come from the same clock to be comparable.
@@ -305,15 +330,10 @@ ze_result_t ZE_APICALL zeDeviceGetCacheProperties(ze_device_handle_t hDevice, ui
     });
 }
 
-// Images are not supported: every limit is zero.
 ze_result_t ZE_APICALL zeDeviceGetImageProperties(ze_device_handle_t hDevice,
                                                   ze_device_image_properties_t *p) {
     return boundary(__func__, [&] {
-        fromHandle<Device>(hDevice);
-        notNull(p);
-        p->maxImageDims1D = p->maxImageDims2D = p->maxImageDims3D = 0;
-        p->maxImageBufferSize = 0;
-        p->maxImageArraySlices = p->maxSamplers = p->maxReadImageArgs = p->maxWriteImageArgs = 0;
+        fromHandle<Device>(hDevice)->getImageProperties(notNull(p));
         return ZE_RESULT_SUCCESS;
     });
 }

@@ -41,6 +41,8 @@ public:
     void getModuleProperties(ze_device_module_properties_t *p) const;
     void getMemoryProperties(ze_device_memory_properties_t *p) const;
     void getCacheProperties(ze_device_cache_properties_t *p) const;
+    // OpenCL's image limits; all zero on a device without images.
+    void getImageProperties(ze_device_image_properties_t *p) const;
 
 private:
     Driver *driver_;

@@ -2,7 +2,9 @@
 #include "kernel.hpp"
 
 #include "device.hpp"
+#include "image.hpp"
 #include "module.hpp"
+#include "sampler.hpp"
 
 #include <level_zero/ze_ddi.h>
 
@@ -71,6 +73,24 @@ void Kernel::setArgument(uint32_t index, size_t size, const void *value) {
         v.bytes.assign(static_cast<const uint8_t *>(value),
                        static_cast<const uint8_t *>(value) + taken);
         v.bytes.resize(std::max(taken, arg.size), 0);
+        break;
+    }
+    case ArgKind::Image:
+    case ArgKind::Sampler: {
+        // The value is the handle; OpenCL gets the cl_mem or cl_sampler
+        // behind it, set like a value.
+        check(size == sizeof(void *), ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
+        void *handle = *static_cast<void *const *>(notNull(value));
+        if (arg.kind == ArgKind::Image) {
+            cl_mem image = fromHandle<Image>(static_cast<ze_image_handle_t>(handle))->cl();
+            v.bytes.assign(reinterpret_cast<const uint8_t *>(&image),
+                           reinterpret_cast<const uint8_t *>(&image) + sizeof(image));
+        } else {
+            cl_sampler sampler =
+                fromHandle<Sampler>(static_cast<ze_sampler_handle_t>(handle))->cl();
+            v.bytes.assign(reinterpret_cast<const uint8_t *>(&sampler),
+                           reinterpret_cast<const uint8_t *>(&sampler) + sizeof(sampler));
+        }
         break;
     }
     }
@@ -187,6 +207,8 @@ cl_event Kernel::enqueue(cl_command_queue queue, const KernelLaunch &launch,
             checkCl(clSetKernelArg(cl_, index, a.localSize, nullptr));
             break;
         case ArgKind::Value:
+        case ArgKind::Image:
+        case ArgKind::Sampler:
             checkCl(clSetKernelArg(cl_, index, a.bytes.size(), a.bytes.data()));
             break;
         }

@@ -63,6 +63,8 @@ enum class Tag : uint64_t {
     ModuleBuildLog = 0x5a454f43'424c4f47, // "ZEOCBLOG"
     Kernel = 0x5a454f43'4b52454c,         // "ZEOCKREL"
     PhysicalMemory = 0x5a454f43'50484d45, // "ZEOCPHME"
+    Image = 0x5a454f43'494d4147,          // "ZEOCIMAG"
+    Sampler = 0x5a454f43'534d504c,        // "ZEOCSMPL"
 };
 
 // The base of every object a handle can point to. Handles are pointers to this
