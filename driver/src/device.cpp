@@ -197,10 +197,11 @@ void Device::getImageProperties(ze_device_image_properties_t *p) const {
     p->maxImageDims3D = u32(std::min({deviceInfo<size_t>(id_, CL_DEVICE_IMAGE3D_MAX_WIDTH),
                                       deviceInfo<size_t>(id_, CL_DEVICE_IMAGE3D_MAX_HEIGHT),
                                       deviceInfo<size_t>(id_, CL_DEVICE_IMAGE3D_MAX_DEPTH)}));
-    // In bytes for L0, in pixels for OpenCL: the largest pixel is 16 bytes,
-    // and no buffer is larger than the largest allocation.
+    // In bytes for L0, in pixels for OpenCL: counted with 1-byte pixels, the
+    // limit holds for every format, and no buffer exceeds the largest
+    // allocation.
     p->maxImageBufferSize = std::min<uint64_t>(
-        uint64_t(deviceInfo<size_t>(id_, CL_DEVICE_IMAGE_MAX_BUFFER_SIZE)) * 16, maxMemAllocSize_);
+        deviceInfo<size_t>(id_, CL_DEVICE_IMAGE_MAX_BUFFER_SIZE), maxMemAllocSize_);
     p->maxImageArraySlices = u32(deviceInfo<size_t>(id_, CL_DEVICE_IMAGE_MAX_ARRAY_SIZE));
     p->maxSamplers = deviceInfo<cl_uint>(id_, CL_DEVICE_MAX_SAMPLERS);
     p->maxReadImageArgs = deviceInfo<cl_uint>(id_, CL_DEVICE_MAX_READ_IMAGE_ARGS);

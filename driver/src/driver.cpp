@@ -183,8 +183,10 @@ ze_result_t ZE_APICALL zeDriverGetIpcProperties(ze_driver_handle_t hDriver,
                                                 ze_driver_ipc_properties_t *p) {
     return boundary(__func__, [&] {
         Driver *driver = fromHandle<Driver>(hDriver);
-        // Memory only: events are objects of the process.
-        notNull(p)->flags = memoryIpcSupported(driver) ? ZE_IPC_PROPERTY_FLAG_MEMORY : 0;
+        // Event pools always (their states are a memory file); memory when
+        // USM is host pages.
+        notNull(p)->flags = ZE_IPC_PROPERTY_FLAG_EVENT_POOL |
+                            (memoryIpcSupported(driver) ? ZE_IPC_PROPERTY_FLAG_MEMORY : 0);
         return ZE_RESULT_SUCCESS;
     });
 }

@@ -3,6 +3,7 @@
 
 #include "context.hpp"
 #include "device.hpp"
+#include "event_ipc.hpp"
 
 #include <level_zero/ze_ddi.h>
 
@@ -23,12 +24,30 @@ void EventSlots::release(uint32_t index) {
 }
 
 EventPool::EventPool(Context *context, ze_event_pool_flags_t flags, uint32_t count)
-    : Object(kTag), context_(context), flags_(flags), slots_(std::make_shared<EventSlots>(count)) {}
+    : Object(kTag), context_(context), flags_(flags), slots_(std::make_shared<EventSlots>(count)) {
+    if (flags & ZE_EVENT_POOL_FLAG_IPC)
+        shared_ = std::make_shared<SharedEventStates>(count);
+}
+
+EventPool::EventPool(Context *context, ze_event_pool_flags_t flags, uint32_t count,
+                     std::shared_ptr<SharedEventStates> opened)
+    : Object(kTag), context_(context), flags_(flags), slots_(std::make_shared<EventSlots>(count)),
+      shared_(std::move(opened)), opened_(true) {}
 
 Event::Event(EventPool *pool, uint32_t index)
     : Object(kTag), context_(pool->context()), timestamps_(pool->timestamps()),
       slots_(pool->slots()), index_(index),
-      signal_(std::make_shared<Signal>(pool->context()->cl(), pool->timestamps())) {}
+      signal_(std::make_shared<Signal>(pool->context()->cl(), pool->timestamps())) {
+    if (const std::shared_ptr<SharedEventStates> &states = pool->sharedStates()) {
+        // The word lives as long as the mapping: the pointer shares its owner.
+        std::shared_ptr<std::atomic<uint32_t>> word(states, states->word(index));
+        // A new event of the pool's own process starts unsignaled; one
+        // created in a process that opened the pool takes the state as it is.
+        if (!pool->opened())
+            word->store(0, std::memory_order_release);
+        signal_->shareState(std::move(word));
+    }
+}
 
 Event::~Event() {
     slots_->release(index_);
@@ -140,9 +159,9 @@ zeGetEventPoolProcAddrTable(ze_api_version_t version, ze_event_pool_dditable_t *
         return r;
     t->pfnCreate = zeEventPoolCreate;
     t->pfnDestroy = zeEventPoolDestroy;
-    setUnsupported(t->pfnGetIpcHandle);
-    setUnsupported(t->pfnOpenIpcHandle);
-    setUnsupported(t->pfnCloseIpcHandle);
+    t->pfnGetIpcHandle = zeEventPoolGetIpcHandle;
+    t->pfnOpenIpcHandle = zeEventPoolOpenIpcHandle;
+    t->pfnCloseIpcHandle = zeEventPoolCloseIpcHandle;
     return ZE_RESULT_SUCCESS;
 }
 

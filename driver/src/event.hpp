@@ -12,6 +12,7 @@
 namespace ze_opencl {
 
 class Context;
+class SharedEventStates;
 
 // Which slots of a pool hold a live event. Shared with the events, so an
 // event destroyed after its pool (an application error) does not touch freed memory.
@@ -31,16 +32,26 @@ class EventPool : public Object {
 public:
     static constexpr Tag kTag = Tag::EventPool;
 
+    // With ZE_EVENT_POOL_FLAG_IPC, the events' states are shared (event_ipc.hpp).
     EventPool(Context *context, ze_event_pool_flags_t flags, uint32_t count);
+    // A pool of another process, opened from its IPC handle.
+    EventPool(Context *context, ze_event_pool_flags_t flags, uint32_t count,
+              std::shared_ptr<SharedEventStates> opened);
 
     Context *context() const { return context_; }
+    ze_event_pool_flags_t flags() const { return flags_; }
     bool timestamps() const { return (flags_ & ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP) != 0; }
     const std::shared_ptr<EventSlots> &slots() const { return slots_; }
+    // Null unless the pool is shared between processes.
+    const std::shared_ptr<SharedEventStates> &sharedStates() const { return shared_; }
+    bool opened() const { return opened_; }
 
 private:
     Ref<Context> context_;
     ze_event_pool_flags_t flags_;
     std::shared_ptr<EventSlots> slots_;
+    std::shared_ptr<SharedEventStates> shared_;
+    bool opened_ = false;
 };
 
 class Event : public Object {

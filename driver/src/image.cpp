@@ -38,7 +38,10 @@ cl_channel_type channelType(ze_image_format_layout_t layout, ze_image_format_typ
         case ZE_IMAGE_FORMAT_TYPE_SINT: return CL_SIGNED_INT16;
         case ZE_IMAGE_FORMAT_TYPE_UNORM: return CL_UNORM_INT16;
         case ZE_IMAGE_FORMAT_TYPE_SNORM: return CL_SNORM_INT16;
-        case ZE_IMAGE_FORMAT_TYPE_FLOAT: return CL_HALF_FLOAT;
+        // No CL_HALF_FLOAT: PoCL 3.1's CPU device lists it, but its kernels
+        // read and write wrong values (a pixel of 1.0 comes back as 0x0470
+        // through read_imagef and write_imagef), and nothing tells such a
+        // device from one that works.
         default: return 0;
         }
     case ZE_IMAGE_FORMAT_LAYOUT_32:
@@ -114,7 +117,6 @@ bool filtersLinearly(cl_channel_type type) {
     case CL_UNORM_INT16:
     case CL_SNORM_INT8:
     case CL_SNORM_INT16:
-    case CL_HALF_FLOAT:
     case CL_FLOAT:
         return true;
     default:
@@ -135,7 +137,6 @@ size_t pixelBytes(const cl_image_format &format) {
     case CL_SIGNED_INT16:
     case CL_UNORM_INT16:
     case CL_SNORM_INT16:
-    case CL_HALF_FLOAT:
         component = 2;
         break;
     }
@@ -201,17 +202,21 @@ Image::Image(Context *context, const ze_image_desc_t &desc)
     switch (desc.type) {
     case ZE_IMAGE_TYPE_1DARRAY:
         cl.image_array_size = extent_[1] = desc.arraylevels;
+        dims_ = 2;
         break;
     case ZE_IMAGE_TYPE_2D:
         cl.image_height = extent_[1] = desc.height;
+        dims_ = 2;
         break;
     case ZE_IMAGE_TYPE_2DARRAY:
         cl.image_height = extent_[1] = desc.height;
         cl.image_array_size = extent_[2] = desc.arraylevels;
+        dims_ = 3;
         break;
     case ZE_IMAGE_TYPE_3D:
         cl.image_height = extent_[1] = desc.height;
         cl.image_depth = extent_[2] = desc.depth;
+        dims_ = 3;
         break;
     default:
         break;
@@ -251,11 +256,9 @@ void Image::clRegion(const ze_image_region_t *region, size_t origin[3], size_t s
         return;
     const uint32_t o[3] = {region->originX, region->originY, region->originZ};
     const uint32_t s[3] = {region->width, region->height, region->depth};
-    for (int i = 0; i < 3; ++i) {
-        // A dimension the image does not have takes origin 0 and size 1,
-        // whatever the region says (a 2D region may give depth 0).
-        if (extent_[i] == 1 && o[i] == 0)
-            continue;
+    for (int i = 0; i < dims_; ++i) {
+        // Dimensions the image does not have keep origin 0 and size 1,
+        // whatever the region says (a 2D region may give depth 0, or a z).
         origin[i] = o[i];
         size[i] = s[i];
         check(s[i] > 0 && uint64_t(o[i]) + s[i] <= extent_[i], ZE_RESULT_ERROR_INVALID_ARGUMENT);

@@ -44,6 +44,7 @@ private:
     Ref<Context> context_;
     cl_mem cl_ = nullptr;
     size_t extent_[3] = {1, 1, 1}; // OpenCL's view: width, then height or slices, then depth or slices
+    int dims_ = 1;                 // how many of them the image has
     size_t pixelSize_ = 0;
     uint64_t id_;
 };

@@ -2,8 +2,15 @@
 
 #include "device.hpp"
 
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
+#include <climits>
+#include <ctime>
+#include <thread>
 
 namespace ze_opencl {
 
@@ -11,6 +18,90 @@ namespace {
 struct CallbackData {
     std::shared_ptr<Signal> signal;
     uint64_t generation;
+};
+
+// Shared state words (Signal::shareState) are waited for with futexes, which
+// work across processes on shared mappings (no FUTEX_PRIVATE_FLAG).
+using Word = std::atomic<uint32_t>;
+static_assert(sizeof(Word) == sizeof(uint32_t) && Word::is_always_lock_free, "a futex word");
+
+void publish(Word &word, uint32_t value) {
+    word.store(value, std::memory_order_release);
+    if (value == 1)
+        syscall(SYS_futex, reinterpret_cast<uint32_t *>(&word), FUTEX_WAKE, INT_MAX, nullptr,
+                nullptr, 0);
+}
+
+// Sleeps while the word is 0, at most `ns`.
+void sleepWhileUnset(Word &word, uint64_t ns) {
+    timespec timeout{static_cast<time_t>(ns / 1000000000), static_cast<long>(ns % 1000000000)};
+    syscall(SYS_futex, reinterpret_cast<uint32_t *>(&word), FUTEX_WAIT, 0u, &timeout, nullptr, 0);
+}
+
+// The driver thread that lets commands waiting for a shared word go once
+// another process sets it (OpenCL cannot wait on memory). It polls every
+// millisecond while something is watched and sleeps otherwise; a static
+// object, so it is stopped and joined before the driver is unloaded.
+class Watcher {
+public:
+    static Watcher &instance() {
+        static Watcher watcher;
+        return watcher;
+    }
+    void watch(std::shared_ptr<Word> word, std::weak_ptr<Signal> signal) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        watched_.push_back({std::move(word), std::move(signal)});
+        if (!thread_.joinable())
+            thread_ = std::thread([this] { run(); });
+        cv_.notify_one();
+    }
+    ~Watcher() {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            stop_ = true;
+        }
+        cv_.notify_one();
+        if (thread_.joinable())
+            thread_.join();
+    }
+
+private:
+    struct Entry {
+        std::shared_ptr<Word> word;
+        std::weak_ptr<Signal> signal;
+    };
+    void run() {
+        std::unique_lock<std::mutex> lock(mutex_);
+        while (!stop_) {
+            if (watched_.empty()) {
+                cv_.wait(lock);
+                continue;
+            }
+            std::vector<std::shared_ptr<Signal>> ready;
+            auto gone = std::remove_if(watched_.begin(), watched_.end(), [&](const Entry &e) {
+                std::shared_ptr<Signal> signal = e.signal.lock();
+                if (signal == nullptr)
+                    return true;
+                if (e.word->load(std::memory_order_acquire) != 1)
+                    return false;
+                ready.push_back(std::move(signal));
+                return true;
+            });
+            watched_.erase(gone, watched_.end());
+            lock.unlock();
+            for (auto &signal : ready)
+                signal->set();
+            ready.clear(); // the last reference to a signal may go here, unlocked
+            lock.lock();
+            cv_.wait_for(lock, std::chrono::milliseconds(1), [&] { return stop_; });
+        }
+    }
+
+    std::mutex mutex_; // guards watched_ and stop_
+    std::condition_variable cv_;
+    std::vector<Entry> watched_;
+    bool stop_ = false;
+    std::thread thread_;
 };
 } // namespace
 
@@ -52,6 +143,9 @@ void Signal::complete(uint64_t generation, uint64_t start, uint64_t end) {
         signaled_ = true;
         start_ = start;
         end_ = end;
+        watched_ = false;
+        if (shared_ != nullptr)
+            publish(*shared_, 1);
         if (pending_ != nullptr) {
             clReleaseEvent(pending_);
             pending_ = nullptr;
@@ -70,6 +164,8 @@ void Signal::complete(uint64_t generation, uint64_t start, uint64_t end) {
 
 void Signal::reset() {
     std::lock_guard<std::mutex> lock(mutex_);
+    if (shared_ != nullptr)
+        publish(*shared_, 0);
     signaled_ = false;
     ++generation_;
     if (pending_ != nullptr) {
@@ -80,6 +176,30 @@ void Signal::reset() {
 }
 
 bool Signal::isSet() {
+    bool here = isSetHere();
+    if (shared_ == nullptr)
+        return here;
+    // Under the lock, as complete() and reset() write the word.
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (shared_->load(std::memory_order_acquire) == 1) {
+            if (signaled_)
+                return true;
+        } else {
+            if (signaled_) {
+                // Reset by another process.
+                signaled_ = false;
+                ++generation_;
+            }
+            return false;
+        }
+    }
+    set(); // set by another process
+    return true;
+}
+
+// isSet() of this process's own view.
+bool Signal::isSetHere() {
     cl_event pending;
     uint64_t generation;
     {
@@ -102,6 +222,22 @@ bool Signal::isSet() {
 bool Signal::waitFor(uint64_t timeoutNs) {
     if (isSet())
         return true;
+    if (shared_ != nullptr) {
+        // The word is set from here or from another process: wait on it, in
+        // slices, so a command completing here is noticed too.
+        auto start = std::chrono::steady_clock::now();
+        for (;;) {
+            uint64_t waited = static_cast<uint64_t>(
+                std::chrono::duration_cast<std::chrono::nanoseconds>(
+                    std::chrono::steady_clock::now() - start)
+                    .count());
+            if (waited >= timeoutNs)
+                return false;
+            sleepWhileUnset(*shared_, std::min<uint64_t>(timeoutNs - waited, 10000000));
+            if (isSet())
+                return true;
+        }
+    }
     std::unique_lock<std::mutex> lock(mutex_);
     if (timeoutNs == UINT64_MAX) {
         cv_.wait(lock, [&] { return signaled_; });
@@ -157,6 +293,8 @@ void Signal::completeFrom(cl_event event, cl_int status, uint64_t generation) {
 }
 
 cl_event Signal::waitEvent() {
+    if (shared_ != nullptr && isSet()) // brings a change another process made here
+        return nullptr;
     std::lock_guard<std::mutex> lock(mutex_);
     if (signaled_)
         return nullptr;
@@ -168,6 +306,10 @@ cl_event Signal::waitEvent() {
         cl_int err = CL_SUCCESS;
         user_ = clCreateUserEvent(context_, &err);
         checkCl(err);
+    }
+    if (shared_ != nullptr && !watched_) {
+        watched_ = true;
+        Watcher::instance().watch(shared_, weak_from_this());
     }
     clRetainEvent(user_);
     return user_;

@@ -6,6 +6,7 @@
 
 #include "object.hpp"
 
+#include <atomic>
 #include <condition_variable>
 #include <functional>
 #include <memory>
@@ -48,7 +49,16 @@ public:
     // host signal, in nanoseconds.
     void timestamps(uint64_t *start, uint64_t *end) const;
 
+    // Makes `word`, in memory that other processes map too (IPC event
+    // pools), the truth about the signal's state: 1 signaled, 0 not. Setting
+    // and resetting here write it; what another process writes there is seen
+    // by isSet and waitFor, and commands waiting for the signal are let go
+    // when it turns to 1 (a driver thread watches the words waited for).
+    // Called once, before the signal is used.
+    void shareState(std::shared_ptr<std::atomic<uint32_t>> word) { shared_ = std::move(word); }
+
 private:
+    bool isSetHere();
     static void CL_CALLBACK onComplete(cl_event event, cl_int status, void *data);
     void complete(uint64_t generation, uint64_t start, uint64_t end);
     void completeFrom(cl_event event, cl_int status, uint64_t generation);
@@ -63,6 +73,8 @@ private:
     cl_event user_ = nullptr; // retained: completed by set() for commands waiting on a host signal
     std::vector<std::function<void()>> continuations_;
     uint64_t start_ = 0, end_ = 0;
+    std::shared_ptr<std::atomic<uint32_t>> shared_; // see shareState; null for most signals
+    bool watched_ = false; // the shared word is being watched for a waiting command
 };
 
 } // namespace ze_opencl
