@@ -67,10 +67,14 @@ SharedFile identify(int fd) {
 
 namespace {
 
-bool isFile(int fd, const SharedFile &file) {
+// Whether `fd` is `file` and holds at least `end` bytes: a mapping past the
+// end of a file faults on access (SIGBUS), so a handle that claims more than
+// its file has is refused here.
+bool isFile(int fd, const SharedFile &file, uint64_t end) {
     struct stat s = {};
     return fstat(fd, &s) == 0 && static_cast<uint64_t>(s.st_ino) == file.inode &&
-           static_cast<uint64_t>(s.st_dev) == file.device;
+           static_cast<uint64_t>(s.st_dev) == file.device &&
+           static_cast<uint64_t>(s.st_size) >= end;
 }
 
 } // namespace
@@ -78,7 +82,9 @@ bool isFile(int fd, const SharedFile &file) {
 void *open(const SharedFile &file, size_t offset, size_t bytes) {
     // The descriptor may already be this process's: passed over a socket
     // (which renumbers it), or never left the process.
-    int local = isFile(file.fd, file) ? file.fd : -1;
+    check(offset + bytes >= offset, ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    const uint64_t end = offset + bytes;
+    int local = isFile(file.fd, file, end) ? file.fd : -1;
     bool taken = false;
     if (local < 0) {
         int process = static_cast<int>(syscall(SYS_pidfd_open, file.pid, 0));
@@ -87,7 +93,7 @@ void *open(const SharedFile &file, size_t offset, size_t bytes) {
         close(process);
         check(local >= 0, ZE_RESULT_ERROR_INVALID_ARGUMENT);
         taken = true;
-        if (!isFile(local, file)) {
+        if (!isFile(local, file, end)) {
             close(local);
             fail(ZE_RESULT_ERROR_INVALID_ARGUMENT);
         }

@@ -42,7 +42,8 @@ struct SharedFile {
 SharedFile identify(int fd);
 // Maps `bytes` of `file` from `offset`. Returns the mapping; throws
 // INVALID_ARGUMENT when the file cannot be reached (its process is gone, or
-// this one may not take its descriptors).
+// this one may not take its descriptors) or is shorter than that (a damaged
+// handle: the mapping would fault where the file ends).
 void *open(const SharedFile &file, size_t offset, size_t bytes);
 
 } // namespace host_pages
