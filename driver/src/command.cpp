@@ -272,15 +272,20 @@ void enqueueIndirectLaunch(cl_command_queue queue, const Command &c) {
 
 } // namespace
 
+void enqueueLaunch(cl_command_queue queue, Kernel *kernel, const KernelLaunch &launch,
+                   const ze_group_count_t &groups, Event *signal,
+                   const std::vector<Event *> &waitEvents) {
+    WaitList waits(waitEvents);
+    cl_event ev = kernel->enqueue(queue, launch, groups, waits.size(), waits.data(),
+                                  signal != nullptr);
+    finishSignal(signal, ev);
+}
+
 void enqueueCommand(cl_command_queue queue, const Command &c) {
     switch (c.type) {
-    case Command::Type::Launch: {
-        WaitList waits(c.waits);
-        cl_event ev = c.kernel->enqueue(queue, *c.launch, c.groups, waits.size(), waits.data(),
-                                        c.signal != nullptr);
-        finishSignal(c.signal, ev);
+    case Command::Type::Launch:
+        enqueueLaunch(queue, c.kernel, *c.launch, c.groups, c.signal, c.waits);
         break;
-    }
     case Command::Type::LaunchIndirect:
         enqueueIndirectLaunch(queue, c);
         break;

@@ -71,6 +71,11 @@ struct Command {
 // Enqueues `command` on the in-order `queue` of `context`: waits, the work,
 // then the signal.
 void enqueueCommand(cl_command_queue queue, const Command &command);
+// The Launch command's work without a Command: waits, the kernel with the
+// arguments of `launch`, then the signal (what immediate lists launch with).
+void enqueueLaunch(cl_command_queue queue, Kernel *kernel, const KernelLaunch &launch,
+                   const ze_group_count_t &groups, Event *signal,
+                   const std::vector<Event *> &waits);
 
 // An in-order OpenCL queue with profiling (kernel timestamps are real).
 cl_command_queue createClQueue(Context *context, Device *device);

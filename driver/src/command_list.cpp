@@ -42,12 +42,23 @@ void CommandList::append(Command command) {
     }
     std::lock_guard<std::mutex> lock(mutex_);
     enqueueCommand(queue_, command);
+    finishImmediate(command.type != Command::Type::Reset ? command.signal : nullptr);
+}
+
+void CommandList::launchNow(Kernel *kernel, const ze_group_count_t &groups, Event *signal,
+                            const std::vector<Event *> &waits) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    enqueueLaunch(queue_, kernel, kernel->launch(), groups, signal, waits);
+    finishImmediate(signal);
+}
+
+void CommandList::finishImmediate(Event *signal) {
     if (mode_ == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS) {
         checkCl(clFinish(queue_));
         // A barrier gated by events signals from their completion callbacks,
         // which may run just after clFinish returns.
-        if (command.signal != nullptr && command.type != Command::Type::Reset)
-            command.signal->signal().waitFor(UINT64_MAX);
+        if (signal != nullptr)
+            signal->signal().waitFor(UINT64_MAX);
     } else {
         checkCl(clFlush(queue_));
     }
@@ -92,16 +103,25 @@ Event *eventOf(CommandList *list, ze_event_handle_t h) {
 // event may be of any context of the driver, since a completion callback
 // sets it wherever it lives (IMEX's runtime signals events of one
 // process-wide pool from the lists of every context).
+Event *signalOf(ze_event_handle_t hSignal) {
+    return hSignal != nullptr ? fromHandle<Event>(hSignal) : nullptr;
+}
+
+std::vector<Event *> waitsOf(CommandList *list, uint32_t numWaits, ze_event_handle_t *phWaits) {
+    check(numWaits == 0 || phWaits != nullptr, ZE_RESULT_ERROR_INVALID_SIZE);
+    std::vector<Event *> waits;
+    waits.reserve(numWaits);
+    for (uint32_t i = 0; i < numWaits; ++i)
+        waits.push_back(eventOf(list, phWaits[i]));
+    return waits;
+}
+
 Command makeCommand(CommandList *list, Command::Type type, ze_event_handle_t hSignal,
                     uint32_t numWaits, ze_event_handle_t *phWaits) {
-    check(numWaits == 0 || phWaits != nullptr, ZE_RESULT_ERROR_INVALID_SIZE);
     Command c;
     c.type = type;
-    if (hSignal != nullptr)
-        c.signal = fromHandle<Event>(hSignal);
-    c.waits.reserve(numWaits);
-    for (uint32_t i = 0; i < numWaits; ++i)
-        c.waits.push_back(eventOf(list, phWaits[i]));
+    c.waits = waitsOf(list, numWaits, phWaits);
+    c.signal = signalOf(hSignal);
     return c;
 }
 
@@ -489,13 +509,19 @@ ze_result_t ZE_APICALL zeCommandListAppendQueryKernelTimestamps(
     });
 }
 
-Command makeLaunch(CommandList *list, Command::Type type, ze_kernel_handle_t hKernel,
-                   ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
-                   ze_event_handle_t *phWaitEvents) {
+// A kernel the list can launch now: of the list's driver, every argument set.
+Kernel *launchable(CommandList *list, ze_kernel_handle_t hKernel) {
     Kernel *kernel = fromHandle<Kernel>(hKernel);
     check(kernel->module()->context()->driver() == list->context()->driver(),
           ZE_RESULT_ERROR_INVALID_ARGUMENT);
     kernel->checkReady();
+    return kernel;
+}
+
+Command makeLaunch(CommandList *list, Command::Type type, ze_kernel_handle_t hKernel,
+                   ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+                   ze_event_handle_t *phWaitEvents) {
+    Kernel *kernel = launchable(list, hKernel);
     Command c = makeCommand(list, type, hSignalEvent, numWaitEvents, phWaitEvents);
     c.kernel = kernel;
     if (list->immediate()) {
@@ -516,12 +542,20 @@ ze_result_t ZE_APICALL zeCommandListAppendLaunchKernel(ze_command_list_handle_t 
                                                        ze_event_handle_t *phWaitEvents) {
     return boundary(__func__, [&] {
         CommandList *list = listOf(hCommandList);
-        notNull(pLaunchFuncArgs);
+        const ze_group_count_t &groups = *notNull(pLaunchFuncArgs);
+        const bool empty =
+            groups.groupCountX == 0 || groups.groupCountY == 0 || groups.groupCountZ == 0;
+        if (list->immediate() && !empty) {
+            Kernel *kernel = launchable(list, hKernel);
+            list->launchNow(kernel, groups, signalOf(hSignalEvent),
+                            waitsOf(list, numWaitEvents, phWaitEvents));
+            return ZE_RESULT_SUCCESS;
+        }
         Command c = makeLaunch(list, Command::Type::Launch, hKernel, hSignalEvent, numWaitEvents,
                                phWaitEvents);
-        c.groups = *pLaunchFuncArgs;
+        c.groups = groups;
         // An empty launch has nothing to run; OpenCL rejects a zero global size.
-        if (c.groups.groupCountX == 0 || c.groups.groupCountY == 0 || c.groups.groupCountZ == 0) {
+        if (empty) {
             c.type = Command::Type::Barrier;
             c.kernel = nullptr;
             c.launch.reset();

@@ -30,12 +30,20 @@ public:
     bool closed() const { return closed_; }
 
     void append(Command command);
+    // An immediate list's launch, enqueued at once without recording a
+    // Command: the common case of immediate lists, kept cheap.
+    void launchNow(Kernel *kernel, const ze_group_count_t &groups, Event *signal,
+                   const std::vector<Event *> &waits);
     void close();
     void reset();
     // Replays a closed regular list onto a queue's OpenCL queue.
     void replay(cl_command_queue queue) const;
 
 private:
+    // An immediate list's end of an append, under mutex_: a synchronous list
+    // waits for the command (and its signal), an asynchronous one flushes.
+    void finishImmediate(Event *signal);
+
     Ref<Context> context_;
     Device *device_;
     const bool immediate_;
