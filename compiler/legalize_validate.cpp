@@ -53,8 +53,18 @@ std::string validateSpirv(const void *data, size_t size, uint32_t spirvVersion) 
         messages += (level == SPV_MSG_WARNING ? "warning" : "error");
         messages += ": word " + std::to_string(position.index) + ": " + message;
     });
-    if (tools.Validate(static_cast<const uint32_t *>(data), size / sizeof(uint32_t)))
+    const auto *words = static_cast<const uint32_t *>(data);
+    const size_t count = size / sizeof(uint32_t);
+    // Naming every id after its OpName for the messages is two thirds of the
+    // validator's time (measured on a 35 KB module), and a valid module has
+    // no message: validate without names, and again with them only to word
+    // the failure.
+    spvtools::ValidatorOptions quiet;
+    quiet.SetFriendlyNames(false);
+    if (tools.Validate(words, count, quiet))
         return "";
+    messages.clear();
+    tools.Validate(words, count); // again, for messages that name ids as the source does
     return messages.empty() ? std::string("SPIR-V validation failed") : messages;
 }
 
