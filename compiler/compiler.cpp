@@ -85,6 +85,9 @@ std::vector<std::string> cc1Arguments(const BuildOptions &options, Builtins buil
         // optimizeAndLegalize runs the optimisation pipeline itself, so that
         // its legalisation sees the optimised IR before the translator does.
         "-disable-llvm-passes",
+        // As the clang driver of a release build: the front end's IR is not
+        // verified again (optimizeAndLegalize verifies what it hands on).
+        "-disable-llvm-verifier",
         // The front end's level only shapes the IR it emits (the pipeline
         // runs at options.optLevel). At 0 clang emits no body for a C99
         // inline function (internalizeHelpers needs one) and marks every
