@@ -285,9 +285,20 @@ CompileResult compileWith(const CompileRequest &request, Builtins builtins) {
     }
     internalizeHelpers(*module);
 
-    if (!contained("the LLVM optimisation and legalisation passes", log,
-                   [&] { error = optimizeAndLegalize(*module, request.options->optLevel); }))
+    bool retryUnoptimized = false;
+    if (!contained("the LLVM optimisation and legalisation passes", log, [&] {
+            error = optimizeAndLegalize(*module, request.options->optLevel, &retryUnoptimized);
+        }))
         return crashed();
+    if (retryUnoptimized) {
+        // Unoptimised SPIR-V is still correct SPIR-V, and the device compiler
+        // optimises it: better than refusing a kernel that clang accepted.
+        BuildOptions unoptimized = *request.options;
+        unoptimized.optLevel = 0;
+        CompileRequest again = request;
+        again.options = &unoptimized;
+        return compileWith(again, builtins);
+    }
     if (!error.empty()) {
         log << "error: " << error << "\n";
         log.flush();

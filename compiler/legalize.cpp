@@ -38,7 +38,6 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
-#include <llvm/Linker/Linker.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/IPO/AlwaysInliner.h>
@@ -47,7 +46,6 @@
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
-#include <llvm/Transforms/Utils/Cloning.h>
 
 #include <memory>
 #include <vector>
@@ -161,27 +159,11 @@ bool usesOpaquePointers(const llvm::Module &module) {
     return false;
 }
 
-// Replaces everything `destination` defines by the contents of `source` (same
-// context, triple and layout). The caller's llvm::Module object must stay the
-// same, so the fallback cannot simply hand back another module.
-void replaceModuleContents(llvm::Module &destination, std::unique_ptr<llvm::Module> source) {
-    destination.dropAllReferences();
-    while (!destination.empty())
-        destination.begin()->eraseFromParent();
-    while (!destination.global_empty())
-        destination.global_begin()->eraseFromParent();
-    while (!destination.alias_empty())
-        destination.alias_begin()->eraseFromParent();
-    while (!destination.ifunc_empty())
-        destination.ifunc_begin()->eraseFromParent();
-    while (!destination.named_metadata_empty())
-        destination.eraseNamedMetadata(&*destination.named_metadata_begin());
-    llvm::Linker::linkModules(destination, std::move(source));
-}
-
 } // namespace
 
-std::string optimizeAndLegalize(llvm::Module &module, unsigned optLevel) {
+std::string optimizeAndLegalize(llvm::Module &module, unsigned optLevel, bool *retryUnoptimized) {
+    if (retryUnoptimized)
+        *retryUnoptimized = false;
     if (optLevel > 3)
         optLevel = 3;
     // Two inputs the translator would die on (see the top of this file).
@@ -191,21 +173,12 @@ std::string optimizeAndLegalize(llvm::Module &module, unsigned optLevel) {
     if (usesOpaquePointers(module))
         return "the module uses opaque pointers, which translator 15 cannot translate "
                "(compile with -no-opaque-pointers)";
-    // Kept to restart from if optimisation produces integer widths the
-    // legaliser cannot rewrite (clang itself never emits them for OpenCL C).
-    std::unique_ptr<llvm::Module> unoptimized;
-    if (optLevel > 0)
-        unoptimized = llvm::CloneModule(module);
-
     std::string widthProblem = runPipeline(module, optLevel);
-    if (!widthProblem.empty() && unoptimized) {
-        // Unoptimised SPIR-V is still correct SPIR-V, and the device compiler
-        // optimises it: better than refusing a kernel that clang accepted.
-        replaceModuleContents(module, std::move(unoptimized));
-        widthProblem = runPipeline(module, 0);
-    }
-    if (!widthProblem.empty())
+    if (!widthProblem.empty()) {
+        if (retryUnoptimized)
+            *retryUnoptimized = optLevel > 0;
         return widthProblem;
+    }
     removeUnusedIllegalDeclarations(module);
 
     for (const llvm::Function &function : module) {

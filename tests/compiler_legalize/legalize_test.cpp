@@ -712,8 +712,12 @@ define spir_kernel void @k(i32 addrspace(1)* %out, i32 %v) {
 })",
                                          &log);
     ASSERT_TRUE(module) << log;
-    const std::string problem = optimizeAndLegalize(*module, 2);
+    bool retryUnoptimized = false;
+    const std::string problem = optimizeAndLegalize(*module, 2, &retryUnoptimized);
     EXPECT_NE(problem.find("helper"), std::string::npos) << problem;
+    EXPECT_TRUE(retryUnoptimized) << "optimisation was on: -O0 may do";
+    EXPECT_NE(optimizeAndLegalize(*module, 0, &retryUnoptimized), "");
+    EXPECT_FALSE(retryUnoptimized) << "nothing is left to retry at -O0";
 }
 
 // Inputs translator 15 would end the process on are refused with a message.
