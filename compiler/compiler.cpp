@@ -88,6 +88,10 @@ std::vector<std::string> cc1Arguments(const BuildOptions &options, Builtins buil
         // As the clang driver of a release build: the front end's IR is not
         // verified again (optimizeAndLegalize verifies what it hands on).
         "-disable-llvm-verifier",
+        // Also as a release clang driver: local values and blocks get no
+        // names (no consumer reads them; naming costs time, and the
+        // translator writes an OpName for each).
+        "-discard-value-names",
         // The front end's level only shapes the IR it emits (the pipeline
         // runs at options.optLevel). At 0 clang emits no body for a C99
         // inline function (internalizeHelpers needs one) and marks every
