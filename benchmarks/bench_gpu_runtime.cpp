@@ -289,12 +289,13 @@ void *launchOnFreshBuffer(void *stream, void *kernel) {
     return p;
 }
 
-void LaunchFree_GpuRuntime(benchmark::State &state) {
-    void *stream = setup().stream;
-    void *kernel = gpuKernelGet(stream, setup().module, "empty4");
+void launchFree(benchmark::State &state, const char *name, void *stream) {
+    void *kernel = gpuKernelGet(stream, gpuModuleLoad(stream, setup().spirv.data(),
+                                                      setup().spirv.size()),
+                                "empty4");
     int64_t n = 0;
     {
-        bench::InstructionWindow window(state, __func__);
+        bench::InstructionWindow window(state, name);
         for (auto _ : state) {
             void *p = launchOnFreshBuffer(stream, kernel);
             gpuMemFree(stream, p); // deferred behind the launch
@@ -306,11 +307,12 @@ void LaunchFree_GpuRuntime(benchmark::State &state) {
 }
 
 // The same loop with every free issued after the wait that ends its batch,
-// where gpuMemFree frees at once: what LaunchFree_GpuRuntime's deferred frees
-// are measured against (the deferral must add no host wait).
-void LaunchFree_FreeAfterWait(benchmark::State &state) {
-    void *stream = setup().stream;
-    void *kernel = gpuKernelGet(stream, setup().module, "empty4");
+// where gpuMemFree frees at once: what launchFree's deferred frees are
+// measured against (the deferral must add no host wait).
+void freeAfterWait(benchmark::State &state, const char *name, void *stream) {
+    void *kernel = gpuKernelGet(stream, gpuModuleLoad(stream, setup().spirv.data(),
+                                                      setup().spirv.size()),
+                                "empty4");
     std::vector<void *> toFree;
     toFree.reserve(bench::kBatch);
     auto sync = [&] {
@@ -321,7 +323,7 @@ void LaunchFree_FreeAfterWait(benchmark::State &state) {
     };
     int64_t n = 0;
     {
-        bench::InstructionWindow window(state, __func__);
+        bench::InstructionWindow window(state, name);
         for (auto _ : state) {
             toFree.push_back(launchOnFreshBuffer(stream, kernel));
             if (++n % bench::kBatch == 0)
@@ -329,6 +331,28 @@ void LaunchFree_FreeAfterWait(benchmark::State &state) {
         }
     }
     sync();
+}
+
+// On the benchmark's own list (gpuCreateStreamFromUser): the deferred frees
+// are fenced by a barrier every 32 frees.
+void LaunchFree_GpuRuntime(benchmark::State &state) {
+    launchFree(state, __func__, setup().stream);
+}
+void LaunchFree_FreeAfterWait(benchmark::State &state) {
+    freeAfterWait(state, __func__, setup().stream);
+}
+
+// On a list the library creates (gpuCreateStream, what lowered code uses):
+// the fence is the last launch's own event, nothing is appended.
+void LaunchFree_GpuRuntimeOwnList(benchmark::State &state) {
+    void *stream = gpuCreateStream(setup().ze.device, setup().ze.context);
+    launchFree(state, __func__, stream);
+    gpuStreamDestroy(stream);
+}
+void LaunchFree_FreeAfterWaitOwnList(benchmark::State &state) {
+    void *stream = gpuCreateStream(setup().ze.device, setup().ze.context);
+    freeAfterWait(state, __func__, stream);
+    gpuStreamDestroy(stream);
 }
 
 } // namespace
@@ -345,6 +369,8 @@ BENCHMARK(LoweredSequence_GpuRuntimeOwnList)->UseRealTime()->Unit(benchmark::kMi
 BENCHMARK(LaunchFree_Raw)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(LaunchFree_GpuRuntime)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(LaunchFree_FreeAfterWait)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(LaunchFree_GpuRuntimeOwnList)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(LaunchFree_FreeAfterWaitOwnList)->UseRealTime()->Unit(benchmark::kMicrosecond);
 
 int main(int argc, char **argv) {
     using bench::Metric;
@@ -365,5 +391,7 @@ int main(int argc, char **argv) {
                                       Metric::cpuTime},
                                      {"LaunchFree_GpuRuntime", "LaunchFree_FreeAfterWait", 1.02,
                                       Metric::cpuTime},
+                                     {"LaunchFree_GpuRuntimeOwnList",
+                                      "LaunchFree_FreeAfterWaitOwnList", 1.02, Metric::cpuTime},
                                  });
 }

@@ -31,22 +31,28 @@ void DeferredFrees::releaseFenced(Stream &stream, bool all) {
             break; // later barriers come after this one on the stream
         for (void *p : f.ptrs)
             freeNow(stream, p, failure);
-        stream.dropEvent(f.done);
+        if (f.barrier)
+            stream.dropEvent(f.done);
         fenced_.pop_front();
     }
     if (failure)
         std::rethrow_exception(failure);
 }
 
-void DeferredFrees::add(Stream &stream, void *ptr) {
+bool DeferredFrees::add(Stream &stream, void *ptr, ze_event_handle_t lastLaunch) {
     if (unfenced_.capacity() < kFenceEvery)
         unfenced_.reserve(kFenceEvery);
     unfenced_.push_back(ptr);
     if (unfenced_.size() < kFenceEvery)
-        return;
+        return false;
     // Earlier fences are checked here, once per kFenceEvery frees, not at
     // every free: an event query costs more than recording a pointer.
     releaseFenced(stream, false);
+    if (lastLaunch) {
+        fenced_.push_back({lastLaunch, false, std::move(unfenced_)});
+        unfenced_.clear();
+        return false;
+    }
     // One barrier for the pointers recorded so far. If it cannot be appended
     // they stay recorded, to be freed by the next completed wait.
     ze_event_handle_t done = stream.engine()->events().acquire();
@@ -55,8 +61,9 @@ void DeferredFrees::add(Stream &stream, void *ptr) {
         stream.dropEvent(done);
         checkZe(r, "zeCommandListAppendBarrier");
     }
-    fenced_.push_back({done, std::move(unfenced_)});
+    fenced_.push_back({done, true, std::move(unfenced_)});
     unfenced_.clear();
+    return true;
 }
 
 void DeferredFrees::releaseAll(Stream &stream) {

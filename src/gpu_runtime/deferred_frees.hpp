@@ -6,7 +6,10 @@
 //  - every kFenceEvery recorded pointers, one barrier signalling a pool event
 //    is appended: the pointers recorded before it are freed once it signals,
 //    checked when the next barrier is appended (one event query per
-//    kFenceEvery frees), so a loop that never waits does not keep its memory;
+//    kFenceEvery frees), so a loop that never waits does not keep its memory.
+//    On a list that runs in submission order whose last command is a launch
+//    with a completion event, that event is the fence and nothing is
+//    appended;
 //  - everything is freed by releaseAll after a completed wait on the stream.
 // Used by one thread at a time, like the stream.
 #pragma once
@@ -28,7 +31,11 @@ public:
     bool empty() const { return unfenced_.empty() && fenced_.empty(); }
     bool contains(const void *ptr) const;
     // ptr is freed once the work queued on the stream before now is over.
-    void add(Stream &stream, void *ptr);
+    // lastLaunch: the completion event of the stream's last command when the
+    // list runs in submission order and that command is a launch, else null;
+    // it stays valid until the stream's next wait, which calls releaseAll
+    // first. Returns whether a barrier was appended.
+    bool add(Stream &stream, void *ptr, ze_event_handle_t lastLaunch);
     // Frees every pointer; the caller has waited for all the stream's work.
     void releaseAll(Stream &stream);
 
@@ -36,7 +43,8 @@ public:
 
 private:
     struct Fence {
-        ze_event_handle_t done; // signaled by a barrier after the work before the frees
+        ze_event_handle_t done; // signaled after the work before the frees
+        bool barrier;           // done is a pool event of a barrier appended here
         std::vector<void *> ptrs;
     };
     // Frees the pointers of fences whose barrier has signaled (all when `all`).

@@ -184,8 +184,9 @@ void GpuStream::free(void *ptr) {
     if (frees_.contains(ptr))
         failInvalid("pointer was freed already (its free waits for the stream's work)");
     if (busy_) {
-        frees_.add(*stream_, ptr); // work queued before this free may still use the memory
-        lastLaunchEvent_ = nullptr; // the add may have appended a barrier
+        // Work queued before this free may still use the memory.
+        if (frees_.add(*stream_, ptr, ownsList() ? lastLaunchEvent_ : nullptr))
+            lastLaunchEvent_ = nullptr; // a barrier is the last command now
     } else
         IMEX_L0_ZE(zeMemFree(e->context(), ptr));
 }

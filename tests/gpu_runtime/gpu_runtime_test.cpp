@@ -310,8 +310,8 @@ TEST_F(GpuRuntime, DeferredFreesHappenWithoutAWait) {
         errors.messages.clear();
     }
     ASSERT_EQ(zeEventHostSynchronize(last, UINT64_MAX), ZE_RESULT_SUCCESS);
-    // The pile is checked when the next barrier is appended, every 32 frees
-    // (deferred_frees.hpp): by then every earlier barrier has signaled.
+    // The pile is checked when the next fence is recorded, every 32 frees
+    // (deferred_frees.hpp): by then every earlier fence has signaled.
     std::vector<Allocated> extras;
     for (int i = 0; i < 32; ++i) {
         int *extra = static_cast<int *>(gpuMemAlloc(s, 64, 0, true));
