@@ -63,10 +63,11 @@ IMEX_L0_API void *gpuMemAlloc(void *stream, size_t size, size_t alignment, bool 
 /** ptr must be USM of the stream's context; anything else is reported.
  *  Safe right after queueing work that still uses ptr (lowered code frees
  *  before it waits): when work was queued on the stream since its last
- *  gpuWait, the free is deferred until that work has completed (a barrier
- *  event every 32 deferred frees; the pointer is freed by the next gpuWait,
- *  when a later barrier is appended and sees its own done, or by
- *  gpuStreamDestroy). It never waits on the host. Work queued on *other*
+ *  gpuWait, the free is deferred until that work has completed (a fence
+ *  every 32 deferred frees: the last launch's event on a list the library
+ *  created, else an appended barrier; the pointer is freed by the next
+ *  gpuWait, when a later fence is recorded and finds this one signaled, or
+ *  by gpuStreamDestroy). It never waits on the host. Work queued on *other*
  *  streams is not waited for. */
 IMEX_L0_API void gpuMemFree(void *stream, void *ptr);
 /** Asynchronous on the stream, after everything submitted before. */
