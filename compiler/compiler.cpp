@@ -294,6 +294,8 @@ CompileResult compileWith(const CompileRequest &request, Builtins builtins) {
             error = optimizeAndLegalize(*module, request.options->optLevel, &retryUnoptimized);
         }))
         return crashed();
+    if (config().fault == "optimizer-width" && request.options->optLevel > 0)
+        retryUnoptimized = true;
     if (retryUnoptimized) {
         // Unoptimised SPIR-V is still correct SPIR-V, and the device compiler
         // optimises it: better than refusing a kernel that clang accepted.
