@@ -236,11 +236,6 @@ Image::Image(Context *context, const ze_image_desc_t &desc)
         cl_ = clCreateImage(context->cl(), type->flags, &type->format, &cl, nullptr, &err);
     }
     checkImageCreation(err);
-    err = clGetImageInfo(cl_, CL_IMAGE_ELEMENT_SIZE, sizeof(pixelSize_), &pixelSize_, nullptr);
-    if (err != CL_SUCCESS) {
-        clReleaseMemObject(cl_);
-        checkCl(err);
-    }
 }
 
 Image::~Image() {

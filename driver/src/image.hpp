@@ -34,8 +34,6 @@ public:
 
     cl_mem cl() const { return cl_; }
     uint64_t id() const { return id_; }
-    // The bytes of one pixel.
-    size_t pixelSize() const { return pixelSize_; }
     // The OpenCL origin and size of `region`, or of the whole image when it
     // is null; INVALID_ARGUMENT when the region leaves the image.
     void clRegion(const ze_image_region_t *region, size_t origin[3], size_t size[3]) const;
@@ -45,7 +43,6 @@ private:
     cl_mem cl_ = nullptr;
     size_t extent_[3] = {1, 1, 1}; // OpenCL's view: width, then height or slices, then depth or slices
     int dims_ = 1;                 // how many of them the image has
-    size_t pixelSize_ = 0;
     uint64_t id_;
 };
 
