@@ -3,20 +3,16 @@
 #include "context.hpp"
 #include "event.hpp"
 
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <cstring>
 
 namespace ze_opencl {
 
 namespace {
 
-// What an event pool IPC handle carries.
+// What an event pool IPC handle carries: the memory file (first, see
+// host_pages::SharedFile) and the pool's size and flags.
 struct PoolHandle {
-    int32_t fd; // first, where applications that pass handles over a socket find it
-    int32_t pid;
-    uint64_t inode, device;
+    host_pages::SharedFile file;
     uint32_t count;
     uint32_t flags; // the pool's ze_event_pool_flags_t
     uint32_t magic;
@@ -31,17 +27,16 @@ size_t wordBytes(uint32_t count) {
 
 } // namespace
 
+// Zeroed host pages, backed by a memory file as exported USM is.
 SharedEventStates::SharedEventStates(uint32_t count) : count_(count), bytes_(wordBytes(count)) {
-    fd_ = memfd_create("ze_opencl ipc events", MFD_CLOEXEC);
-    check(fd_ >= 0, ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
-    void *mapped = MAP_FAILED;
-    if (ftruncate(fd_, static_cast<off_t>(bytes_)) == 0)
-        mapped = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
-    if (mapped == MAP_FAILED) {
-        close(fd_);
-        fail(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
+    void *pages = host_pages::allocate(bytes_, host_pages::pageSize());
+    try {
+        fd_ = host_pages::share(pages, bytes_);
+    } catch (...) {
+        host_pages::release(pages, bytes_, -1);
+        throw;
     }
-    words_ = static_cast<std::atomic<uint32_t> *>(mapped); // a new file reads as zeros
+    words_ = static_cast<std::atomic<uint32_t> *>(pages);
 }
 
 SharedEventStates::SharedEventStates(const host_pages::SharedFile &file, uint32_t count)
@@ -62,12 +57,8 @@ ze_result_t ZE_APICALL zeEventPoolGetIpcHandle(ze_event_pool_handle_t hEventPool
         // a pool opened from a handle is shared again by that handle.
         const std::shared_ptr<SharedEventStates> &states = pool->sharedStates();
         check(states != nullptr && states->fd() >= 0, ZE_RESULT_ERROR_INVALID_ARGUMENT);
-        host_pages::SharedFile file = host_pages::identify(states->fd());
         PoolHandle h = {};
-        h.fd = file.fd;
-        h.pid = static_cast<int32_t>(file.pid);
-        h.inode = file.inode;
-        h.device = file.device;
+        h.file = host_pages::identify(states->fd());
         h.count = states->count();
         h.flags = pool->flags();
         h.magic = kMagic;
@@ -86,8 +77,7 @@ ze_result_t ZE_APICALL zeEventPoolOpenIpcHandle(ze_context_handle_t hContext,
         PoolHandle h;
         std::memcpy(&h, hIpc.data, sizeof(h));
         check(h.magic == kMagic && h.count > 0, ZE_RESULT_ERROR_INVALID_ARGUMENT);
-        auto states = std::make_shared<SharedEventStates>(
-            host_pages::SharedFile{h.pid, h.fd, h.inode, h.device}, h.count);
+        auto states = std::make_shared<SharedEventStates>(h.file, h.count);
         auto pool = std::make_unique<EventPool>(context, h.flags, h.count, std::move(states));
         *phEventPool = toHandle<EventPool, ze_event_pool_handle_t>(pool.release());
         return ZE_RESULT_SUCCESS;

@@ -62,7 +62,8 @@ int share(void *base, size_t bytes) {
 SharedFile identify(int fd) {
     struct stat s = {};
     check(fstat(fd, &s) == 0, ZE_RESULT_ERROR_INVALID_ARGUMENT);
-    return {getpid(), fd, static_cast<uint64_t>(s.st_ino), static_cast<uint64_t>(s.st_dev)};
+    return {fd, static_cast<int32_t>(getpid()), static_cast<uint64_t>(s.st_ino),
+            static_cast<uint64_t>(s.st_dev)};
 }
 
 namespace {

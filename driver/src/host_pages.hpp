@@ -32,10 +32,13 @@ void release(void *base, size_t bytes, int fd);
 int share(void *base, size_t bytes);
 // A memory file as another process names it: its descriptor there (or here,
 // when the application passed it over a socket, as Intel's driver has
-// applications do) and its identity, which tells the two apart.
+// applications do) and its identity, which tells the two apart. IPC handles
+// (ipc.cpp, event_ipc.cpp) start with it as it is: the descriptor first,
+// where applications that pass handles over a socket find it and replace it
+// by their own.
 struct SharedFile {
-    pid_t pid;
-    int fd;
+    int32_t fd;
+    int32_t pid;
     uint64_t inode, device;
 };
 // The identity of a memory file this process holds as `fd`.

@@ -111,6 +111,10 @@ cl_mem_object_type clObjectType(ze_image_type_t type) {
     }
 }
 
+// Every image is readable and writable by kernels: L0's flags are hints, and
+// an image the application writes with a kernel despite them still works.
+constexpr cl_mem_flags kImageFlags = CL_MEM_READ_WRITE;
+
 bool filtersLinearly(cl_channel_type type) {
     switch (type) {
     case CL_UNORM_INT8:
@@ -167,9 +171,6 @@ std::optional<ClImageType> clImageType(const ze_image_desc_t &desc) {
     t.type = clObjectType(desc.type);
     t.format.image_channel_data_type = channelType(desc.format.layout, desc.format.type);
     t.format.image_channel_order = channelOrder(desc.format);
-    // Always readable and writable by kernels: the flags are hints, and an
-    // image the application writes with a kernel despite them still works.
-    t.flags = CL_MEM_READ_WRITE;
     if (t.format.image_channel_data_type == 0 || t.format.image_channel_order == 0)
         return std::nullopt;
     return t;
@@ -177,9 +178,9 @@ std::optional<ClImageType> clImageType(const ze_image_desc_t &desc) {
 
 bool deviceSupports(cl_context context, const ClImageType &type) {
     cl_uint count = 0;
-    checkCl(clGetSupportedImageFormats(context, type.flags, type.type, 0, nullptr, &count));
+    checkCl(clGetSupportedImageFormats(context, kImageFlags, type.type, 0, nullptr, &count));
     std::vector<cl_image_format> formats(count);
-    checkCl(clGetSupportedImageFormats(context, type.flags, type.type, count, formats.data(),
+    checkCl(clGetSupportedImageFormats(context, kImageFlags, type.type, count, formats.data(),
                                        nullptr));
     return std::any_of(formats.begin(), formats.end(), [&](const cl_image_format &f) {
         return f.image_channel_order == type.format.image_channel_order &&
@@ -226,14 +227,14 @@ Image::Image(Context *context, const ze_image_desc_t &desc)
     cl_int err = CL_SUCCESS;
     if (desc.type == ZE_IMAGE_TYPE_BUFFER) {
         // The width is in bytes; OpenCL's buffer image counts pixels.
-        cl_mem buffer = clCreateBuffer(context->cl(), type->flags, desc.width, nullptr, &err);
+        cl_mem buffer = clCreateBuffer(context->cl(), kImageFlags, desc.width, nullptr, &err);
         checkImageCreation(err);
         cl.buffer = buffer;
         cl.image_width = extent_[0] = desc.width / pixelBytes(type->format);
-        cl_ = clCreateImage(context->cl(), type->flags, &type->format, &cl, nullptr, &err);
+        cl_ = clCreateImage(context->cl(), kImageFlags, &type->format, &cl, nullptr, &err);
         clReleaseMemObject(buffer); // the image keeps it
     } else {
-        cl_ = clCreateImage(context->cl(), type->flags, &type->format, &cl, nullptr, &err);
+        cl_ = clCreateImage(context->cl(), kImageFlags, &type->format, &cl, nullptr, &err);
     }
     checkImageCreation(err);
 }
@@ -269,16 +270,10 @@ ze_result_t ZE_APICALL zeImageGetProperties(ze_device_handle_t hDevice, const ze
         notNull(desc);
         notNull(pImageProperties);
         std::optional<ClImageType> type = clImageType(*desc);
-        cl_context context = device->driver()->retainClContext();
-        bool supported = false;
-        try {
-            supported = type && deviceSupports(context, *type);
-        } catch (...) {
-            clReleaseContext(context);
-            throw;
-        }
-        clReleaseContext(context);
-        check(supported, ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
+        std::unique_ptr<_cl_context, decltype(&clReleaseContext)> context(
+            device->driver()->retainClContext(), clReleaseContext);
+        check(type && deviceSupports(context.get(), *type),
+              ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
         pImageProperties->samplerFilterFlags = ZE_IMAGE_SAMPLER_FILTER_FLAG_POINT;
         if (filtersLinearly(type->format.image_channel_data_type))
             pImageProperties->samplerFilterFlags |= ZE_IMAGE_SAMPLER_FILTER_FLAG_LINEAR;

@@ -17,7 +17,6 @@ class Context;
 struct ClImageType {
     cl_image_format format;
     cl_mem_object_type type;
-    cl_mem_flags flags;
 };
 std::optional<ClImageType> clImageType(const ze_image_desc_t &desc);
 

@@ -12,14 +12,11 @@ namespace ze_opencl {
 
 namespace {
 
-// What a memory IPC handle carries: the memory file (its descriptor comes
-// first, where applications that pass handles over a socket, as Intel's
-// driver has them do, find it and replace it by their own), which part of it
-// to map, and where in that part the pointer lies.
+// What a memory IPC handle carries: the memory file (first, see
+// host_pages::SharedFile), which part of it to map, and where in that part
+// the pointer lies.
 struct MemoryHandle {
-    int32_t fd;
-    int32_t pid;
-    uint64_t inode, device;
+    host_pages::SharedFile file;
     uint64_t fileOffset; // of the part to map
     uint64_t pages;      // bytes to map
     uint64_t offset;     // of the exported pointer in the part
@@ -34,26 +31,24 @@ constexpr uint32_t kMagic = 0x49504331; // "IPC1"
 MemoryHandle exportMemory(Context *context, const void *ptr) {
     MemoryHandle h = {};
     Allocation a;
-    VirtualMemory::MappedFile file;
+    VirtualMemory::MappedFile mapped;
+    int fd;
     const char *start;
     if (context->share(ptr, &a)) {
-        h.fd = a.fd;
+        fd = a.fd;
         h.pages = a.pages;
         h.type = static_cast<uint32_t>(a.type);
         start = static_cast<const char *>(a.base);
-    } else if (context->virtualMemory().mappedFile(ptr, &file)) {
-        h.fd = file.fd;
-        h.fileOffset = file.offset;
-        h.pages = file.bytes;
+    } else if (context->virtualMemory().mappedFile(ptr, &mapped)) {
+        fd = mapped.fd;
+        h.fileOffset = mapped.offset;
+        h.pages = mapped.bytes;
         h.type = ZE_MEMORY_TYPE_DEVICE;
-        start = static_cast<const char *>(file.start);
+        start = static_cast<const char *>(mapped.start);
     } else {
         fail(ZE_RESULT_ERROR_INVALID_ARGUMENT);
     }
-    host_pages::SharedFile shared = host_pages::identify(h.fd);
-    h.pid = static_cast<int32_t>(shared.pid);
-    h.inode = shared.inode;
-    h.device = shared.device;
+    h.file = host_pages::identify(fd);
     h.offset = static_cast<uint64_t>(static_cast<const char *>(ptr) - start);
     h.magic = kMagic;
     return h;
@@ -94,7 +89,7 @@ ze_result_t ZE_APICALL zeMemOpenIpcHandle(ze_context_handle_t hContext, ze_devic
         check(h.magic == kMagic && h.pages > 0 && h.offset < h.pages,
               ZE_RESULT_ERROR_INVALID_ARGUMENT);
         // Each open maps the memory anew, so every open has its own pointer.
-        void *mapping = host_pages::open({h.pid, h.fd, h.inode, h.device}, h.fileOffset, h.pages);
+        void *mapping = host_pages::open(h.file, h.fileOffset, h.pages);
         auto type = static_cast<ze_memory_type_t>(h.type);
         context->adopt(mapping, h.pages, type, type == ZE_MEMORY_TYPE_HOST ? nullptr : device);
         *pptr = static_cast<char *>(mapping) + h.offset;

@@ -81,16 +81,13 @@ void Kernel::setArgument(uint32_t index, size_t size, const void *value) {
         // behind it, set like a value.
         check(size == sizeof(void *), ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
         void *handle = *static_cast<void *const *>(notNull(value));
-        if (arg.kind == ArgKind::Image) {
-            cl_mem image = fromHandle<Image>(static_cast<ze_image_handle_t>(handle))->cl();
-            v.bytes.assign(reinterpret_cast<const uint8_t *>(&image),
-                           reinterpret_cast<const uint8_t *>(&image) + sizeof(image));
-        } else {
-            cl_sampler sampler =
-                fromHandle<Sampler>(static_cast<ze_sampler_handle_t>(handle))->cl();
-            v.bytes.assign(reinterpret_cast<const uint8_t *>(&sampler),
-                           reinterpret_cast<const uint8_t *>(&sampler) + sizeof(sampler));
-        }
+        void *object;
+        if (arg.kind == ArgKind::Image)
+            object = fromHandle<Image>(static_cast<ze_image_handle_t>(handle))->cl();
+        else
+            object = fromHandle<Sampler>(static_cast<ze_sampler_handle_t>(handle))->cl();
+        v.bytes.assign(reinterpret_cast<const uint8_t *>(&object),
+                       reinterpret_cast<const uint8_t *>(&object) + sizeof(object));
         break;
     }
     }
