@@ -26,6 +26,7 @@
 
 #include <LLVMSPIRVLib/LLVMSPIRVLib.h>
 
+#include "builtin_pch.hpp"
 #include "config.hpp"
 #include "legalize.hpp"
 #include "restricted_fs.hpp"
@@ -37,8 +38,9 @@ namespace {
 
 // LLVMSPIRVLib 15 keeps process-global state that was never made safe for
 // concurrent use (cl::opt-backed settings read during translation, lazily
-// built static tables), so translations run one at a time. clang's frontend and the LLVM pass pipeline
-// work on per-compile CompilerInstance/LLVMContext objects, which LLVM
+// built static tables), so translations run one at a time. clang's frontend
+// and the LLVM pass pipeline work on per-compile CompilerInstance/LLVMContext
+// objects, which LLVM
 // supports from several threads, and run concurrently.
 std::mutex translatorMutex;
 
@@ -92,6 +94,10 @@ std::vector<std::string> cc1Arguments(const BuildOptions &options, Builtins buil
         // names (no consumer reads them; naming costs time, and the
         // translator writes an OpName for each).
         "-discard-value-names",
+        // No type-based alias metadata: SPIR-V cannot carry it, and the
+        // pipeline's passes do not need it, but emitting it, carrying it
+        // through every pass and verifying it cost 10% of a compile.
+        "-relaxed-aliasing",
         // The front end's level only shapes the IR it emits (the pipeline
         // runs at options.optLevel). At 0 clang emits no body for a C99
         // inline function (internalizeHelpers needs one) and marks every
@@ -114,12 +120,16 @@ std::vector<std::string> cc1Arguments(const BuildOptions &options, Builtins buil
     return args;
 }
 
-// The headers and the main file in memory; the real file system only under
-// clang's resource directory and the user's -I directories.
-llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeFileSystem(const CompileRequest &request) {
+// The headers, the main file and the builtin header's PCH (if any) in
+// memory; the real file system only under clang's resource directory and the
+// user's -I directories.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeFileSystem(const CompileRequest &request,
+                                                              const BuiltinPch *pch) {
     llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory(
         new llvm::vfs::InMemoryFileSystem);
     memory->setCurrentWorkingDirectory(kVirtualDir);
+    if (pch)
+        pch->addFiles(*memory);
     for (const auto &[name, contents] : request.headers->headers) {
         if (name == kMainFileName)
             continue;
@@ -159,13 +169,18 @@ const char *identity() {
 
 namespace {
 
-// Sets up ci for request: arguments, diagnostics into log, the file system.
+// Sets up ci for request: arguments, diagnostics into log, the file system;
+// with precompiled, the builtin header comes from its PCH where that cannot
+// change the result (builtin_pch.hpp), which may build the PCH first.
 // Returns false (the reason in log) if clang rejects the arguments.
 bool setUp(clang::CompilerInstance &ci, const CompileRequest &request,
            clang::DiagnosticConsumer &printer,
            llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> diagOptions,
-           Builtins builtins = Builtins::declared) {
+           Builtins builtins = Builtins::declared, bool precompiled = false) {
     std::vector<std::string> args = cc1Arguments(*request.options, builtins);
+    std::shared_ptr<const BuiltinPch> pch = precompiled ? BuiltinPch::forCompile(args) : nullptr;
+    if (pch)
+        args.insert(args.end() - 3, {"-include-pch", BuiltinPch::kPchPath}); // before "-x cl"
     std::vector<const char *> argv;
     for (const std::string &a : args)
         argv.push_back(a.c_str());
@@ -188,7 +203,7 @@ bool setUp(clang::CompilerInstance &ci, const CompileRequest &request,
 
     ci.setInvocation(invocation);
     ci.createDiagnostics(&printer, /*ShouldOwnClient=*/false);
-    ci.createFileManager(makeFileSystem(request));
+    ci.createFileManager(makeFileSystem(request, pch.get()));
     return true;
 }
 
@@ -266,7 +281,12 @@ CompileResult compileWith(const CompileRequest &request, Builtins builtins) {
         return result;
     };
 
-    if (!setUp(*ci, request, printer, diagOptions, builtins)) {
+    bool setUpOk = false;
+    if (!contained("the OpenCL C front end (clang)", log, [&] {
+            setUpOk = setUp(*ci, request, printer, diagOptions, builtins, /*precompiled=*/true);
+        }))
+        return crashed();
+    if (!setUpOk) {
         log.flush();
         return result;
     }

@@ -3,14 +3,16 @@
 //
 // The pipeline per level (what a device compiler gets, and why):
 //   -O0   clang's -O0 pipeline (always-inline only): the code as written.
-//   -O1,  always-inline, then per function SROA (values out of allocas),
-//   -O2   EarlyCSE, InstCombine, SimplifyCFG, then GlobalDCE (helpers no
-//   (the  kernel calls any more). This is the cleanup a SPIR-V consumer
-//   default) needs to see values, not stack slots; the device compiler
-//         optimises again for its own device (inlining, unrolling,
-//         vectorisation), which is where those belong. LLVM's full -O2
-//         costs about 4x as much here and, by unrolling and inlining, makes
-//         the SPIR-V larger, not better (docs/compiler.md has the numbers).
+//   -O1,  always-inline, then per function mem2reg (values out of allocas),
+//   -O2   EarlyCSE (redundant and dead values), SimplifyCFG (empty and
+//   (the  unreachable blocks), then GlobalDCE (helpers no kernel calls any
+//   default) more). This is what a SPIR-V consumer needs: values, not stack
+//         slots, and no dead code. The device compiler optimises again for
+//         its own device (SROA, InstCombine, inlining, unrolling,
+//         vectorisation), which is where those belong: each pass here is
+//         paid again in the translator, the validator and the driver.
+//         docs/compiler.md has what each pass costs and saves; LLVM's full
+//         -O2 costs about 4x as much and makes the SPIR-V larger, not better.
 //   -O3   LLVM's full -O3 pipeline, for consumers that optimise little.
 //
 // Link requirements of the legalize*.cpp files (globbed into the compiler
@@ -42,10 +44,9 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/IPO/AlwaysInliner.h>
 #include <llvm/Transforms/IPO/GlobalDCE.h>
-#include <llvm/Transforms/InstCombine/InstCombine.h>
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
-#include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
+#include <llvm/Transforms/Utils/Mem2Reg.h>
 
 #include <memory>
 #include <vector>
@@ -108,9 +109,8 @@ std::string runPipeline(llvm::Module &module, unsigned optLevel) {
     } else {
         passes.addPass(llvm::AlwaysInlinerPass());
         llvm::FunctionPassManager cleanup;
-        cleanup.addPass(llvm::SROAPass());
+        cleanup.addPass(llvm::PromotePass());
         cleanup.addPass(llvm::EarlyCSEPass());
-        cleanup.addPass(llvm::InstCombinePass());
         cleanup.addPass(llvm::SimplifyCFGPass());
         passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(cleanup)));
         passes.addPass(llvm::GlobalDCEPass());

@@ -404,6 +404,48 @@ TEST(CompileHostile, VendorBuiltinsCompileWithTheFullHeader) {
     expectValid(compile(kVectorAdd));
 }
 
+// The builtin header comes from a precompiled form (builtin_pch.cpp) unless a
+// -D/-U names a macro the header's text contains. Either way the module is the
+// one parsing the header gives: -Dcl_khr_fp64 (already defined as 1, so
+// nothing changes) takes the parsing path, -DUNRELATED the precompiled one.
+TEST(Compile, PrecompiledBuiltinHeaderChangesNothing) {
+    const std::string fast = "typedef int " + unique("fast") + ";\n" + R"(
+        kernel void k(global float4 *o, global atomic_int *c) {
+            size_t i = get_global_id(0);
+            o[i] = (float4)(M_PI_F, FLT_EPSILON, (float)CLK_LOCAL_MEM_FENCE, sin((float)i));
+            atomic_fetch_add_explicit(c, 1, memory_order_relaxed, memory_scope_device);
+        })";
+    const std::string full = "typedef int " + unique("full") + ";\n" + R"(
+        kernel void k(global uint *p) {
+            uint i = get_global_id(0);
+            p[i] = intel_sub_group_shuffle(p[i], 0u) + intel_sub_group_block_read(p);
+        })";
+    for (const std::string *source : {&fast, &full}) {
+        Build precompiled = compile(*source, "-cl-std=CL2.0 -DUNRELATED=1");
+        Build parsed = compile(*source, "-cl-std=CL2.0 -Dcl_khr_fp64");
+        if (subprocessMode() && source == &full) {
+            EXPECT_EQ(parsed.status, imex_l0_compile_error) << "the naive pipeline declares fewer";
+            continue;
+        }
+        expectValid(precompiled);
+        expectValid(parsed);
+        EXPECT_EQ(precompiled.spirv, parsed.spirv);
+    }
+}
+
+// A -U/-D of a macro the builtin header tests changes what it declares, as
+// it does for clang parsing the header: memory_scope_sub_group exists only
+// while one of the sub-group extension macros is defined.
+TEST(Compile, DefinesReachTheBuiltinHeader) {
+    const std::string source = "typedef int " + unique("scope") + ";\n" +
+                               "kernel void k(global int *o) { o[0] = memory_scope_sub_group; }";
+    expectValid(compile(source, "-cl-std=CL2.0"));
+    Build without =
+        compile(source, "-cl-std=CL2.0 -Ucl_intel_subgroups -Ucl_khr_subgroups");
+    EXPECT_EQ(without.status, imex_l0_compile_error);
+    EXPECT_NE(without.log.find("memory_scope_sub_group"), std::string::npos) << without.log;
+}
+
 // Zero-length arrays (a GNU extension clang accepts) made the translator
 // exit() with "InvalidArraySize" (found by the compile_opencl_c fuzz target).
 TEST(CompileHostile, ZeroLengthArrayIsACompileError) {
