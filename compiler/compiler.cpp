@@ -40,8 +40,7 @@ namespace {
 // concurrent use (cl::opt-backed settings read during translation, lazily
 // built static tables), so translations run one at a time. clang's frontend
 // and the LLVM pass pipeline work on per-compile CompilerInstance/LLVMContext
-// objects, which LLVM
-// supports from several threads, and run concurrently.
+// objects, which LLVM supports from several threads, and run concurrently.
 std::mutex translatorMutex;
 
 std::atomic<bool> crashedBefore{false};

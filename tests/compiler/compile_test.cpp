@@ -420,6 +420,9 @@ TEST(Compile, PrecompiledBuiltinHeaderChangesNothing) {
             uint i = get_global_id(0);
             p[i] = intel_sub_group_shuffle(p[i], 0u) + intel_sub_group_block_read(p);
         })";
+    // The fast path's PCH is built on the second compile with its options.
+    expectValid(compile("typedef int " + unique("first") + ";\n" + kVectorAdd,
+                        "-cl-std=CL2.0 -DUNRELATED=1"));
     for (const std::string *source : {&fast, &full}) {
         Build precompiled = compile(*source, "-cl-std=CL2.0 -DUNRELATED=1");
         Build parsed = compile(*source, "-cl-std=CL2.0 -Dcl_khr_fp64");
