@@ -5,15 +5,14 @@
 #include <mutex>
 
 #include <clang/Basic/Diagnostic.h>
-#include <clang/Basic/DiagnosticOptions.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Frontend/CompilerInstance.h>
-#include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Lex/Preprocessor.h>
 #include <clang/Serialization/ASTWriter.h>
 #include <llvm/Support/VirtualFileSystem.h>
 
+#include "invocation.hpp"
 #include "restricted_fs.hpp"
 
 namespace imex_l0::compiler {
@@ -137,22 +136,13 @@ private:
 } // namespace
 
 std::shared_ptr<const BuiltinPch> BuiltinPch::build(const std::vector<std::string> &args) {
-    std::vector<const char *> argv;
-    for (const std::string &arg : args)
-        argv.push_back(arg.c_str());
     // Diagnostics are dropped: a header that does not precompile cleanly
     // under these options is simply parsed by each compile, which reports.
     clang::IgnoringDiagConsumer ignore;
-    llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> diagOptions(new clang::DiagnosticOptions);
-    auto invocation = std::make_shared<clang::CompilerInvocation>();
-    {
-        llvm::IntrusiveRefCntPtr<clang::DiagnosticIDs> ids(new clang::DiagnosticIDs);
-        clang::DiagnosticsEngine argDiags(ids, diagOptions, &ignore, /*ShouldOwnClient=*/false);
-        if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, argDiags) ||
-            argDiags.hasErrorOccurred())
-            return nullptr;
-    }
-    invocation->getFrontendOpts().DisableFree = false;
+    std::shared_ptr<clang::CompilerInvocation> invocation =
+        makeInvocation(args, ignore, new clang::DiagnosticOptions);
+    if (!invocation)
+        return nullptr;
 
     llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory(
         new llvm::vfs::InMemoryFileSystem);
@@ -211,8 +201,8 @@ std::shared_ptr<const BuiltinPch> BuiltinPch::forCompile(const std::vector<std::
         // save by loading it (4.3 ms against 0.3 ms), so a process that
         // compiles once with these options never builds it. opencl-c.h's
         // (110 ms) is built at once: parsing that header costs 75 ms a time.
-        const bool fastPath = std::find(cc1Args.begin(), cc1Args.end(),
-                                        "-fdeclare-opencl-builtins") != cc1Args.end();
+        const bool fastPath =
+            std::find(cc1Args.begin(), cc1Args.end(), "-fdeclare-opencl-builtins") != cc1Args.end();
         if (entry->building || ++entry->uses < (fastPath ? 2u : 1u))
             return nullptr;
         entry->building = true;

@@ -28,6 +28,7 @@
 
 #include "builtin_pch.hpp"
 #include "config.hpp"
+#include "invocation.hpp"
 #include "legalize.hpp"
 #include "restricted_fs.hpp"
 #include "screen.hpp"
@@ -180,25 +181,16 @@ bool setUp(clang::CompilerInstance &ci, const CompileRequest &request,
     std::shared_ptr<const BuiltinPch> pch = precompiled ? BuiltinPch::forCompile(args) : nullptr;
     if (pch)
         args.insert(args.end() - 3, {"-include-pch", BuiltinPch::kPchPath}); // before "-x cl"
-    std::vector<const char *> argv;
-    for (const std::string &a : args)
-        argv.push_back(a.c_str());
-
-    auto invocation = std::make_shared<clang::CompilerInvocation>();
-    {
-        llvm::IntrusiveRefCntPtr<clang::DiagnosticIDs> ids(new clang::DiagnosticIDs);
-        clang::DiagnosticsEngine argDiags(ids, diagOptions, &printer, /*ShouldOwnClient=*/false);
-        if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, argDiags) ||
-            argDiags.hasErrorOccurred())
-            return false;
-    }
+    std::shared_ptr<clang::CompilerInvocation> invocation =
+        makeInvocation(args, printer, diagOptions);
+    if (!invocation)
+        return false;
     invocation->getDiagnosticOpts().ShowColors = false;
     invocation->getDiagnosticOpts().ShowOptionNames = true;
     // The printer keeps its own options (carets on); with carets off in the
     // invocation, ExecuteAction does not print "N errors generated." to the
     // process's stderr.
     invocation->getDiagnosticOpts().ShowCarets = false;
-    invocation->getFrontendOpts().DisableFree = false;
 
     ci.setInvocation(invocation);
     ci.createDiagnostics(&printer, /*ShouldOwnClient=*/false);
