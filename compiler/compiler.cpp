@@ -19,6 +19,7 @@
 #include <clang/Frontend/Utils.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/CrashRecoveryContext.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/VirtualFileSystem.h>
@@ -60,6 +61,23 @@ bool contained(const char *name, llvm::raw_ostream &log, llvm::function_ref<void
         << ": it crashed on this input; the process goes on, and later compiles in this "
            "process use the subprocess compiler (clang-15 | llvm-spirv-15)\n";
     return false;
+}
+
+// Translator 15, as Debian builds it (with its debug support), verifies the
+// whole module after each of its seven lowering passes and discards the
+// result: a failure is only printed under LLVM_DEBUG. That is 10% of a
+// compile and changes nothing, so it is switched off once, as
+// `llvm-spirv-15 --spirv-verify-regularize-passes=false` would.
+// optimizeAndLegalize verifies the module itself before the translator sees
+// it. The option is LLVMSPIRVLib's own, read only by those passes.
+void skipDiscardedVerification() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        llvm::StringMap<llvm::cl::Option *> &options = llvm::cl::getRegisteredOptions();
+        auto found = options.find("spirv-verify-regularize-passes");
+        if (found != options.end())
+            found->second->addOccurrence(0, found->first(), "false");
+    });
 }
 
 // IMEX_L0_COMPILER_FAULT=crash-translator: the next translation crashes.
@@ -332,6 +350,7 @@ CompileResult compileWith(const CompileRequest &request, Builtins builtins) {
     std::ostringstream spirv;
     {
         std::lock_guard<std::mutex> lock(translatorMutex);
+        skipDiscardedVerification();
         // The extensions of the vendor builtins opencl-c.h declares (Intel
         // sub-groups, media block I/O, AVC motion estimation): each changes
         // the translation of its own builtins only. Without them the
