@@ -148,8 +148,7 @@ std::shared_ptr<const BuiltinPch> BuiltinPch::build(const std::vector<std::strin
         new llvm::vfs::InMemoryFileSystem);
     memory->addFile(kSourcePath, 0, llvm::MemoryBuffer::getMemBuffer(""));
     llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> files(new llvm::vfs::OverlayFileSystem(
-        new RestrictedFileSystem(llvm::vfs::getRealFileSystem(),
-                                 {std::string(IMEX_L0_CLANG_RESOURCE_DIR) + "/include"})));
+        new RestrictedFileSystem({std::string(IMEX_L0_CLANG_RESOURCE_DIR) + "/include"})));
     files->pushOverlay(memory);
 
     clang::CompilerInstance ci;

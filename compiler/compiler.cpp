@@ -166,7 +166,7 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeFileSystem(const CompileRequ
     for (const std::string &dir : request.options->includeDirs)
         allowed.push_back(dir);
     llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> real(
-        new RestrictedFileSystem(llvm::vfs::getRealFileSystem(), std::move(allowed)));
+        new RestrictedFileSystem(std::move(allowed)));
     llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> overlay(
         new llvm::vfs::OverlayFileSystem(real));
     overlay->pushOverlay(memory);

@@ -6,9 +6,8 @@
 
 namespace imex_l0::compiler {
 
-RestrictedFileSystem::RestrictedFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> real,
-                                           std::vector<std::string> allowedDirs)
-    : ProxyFileSystem(std::move(real)) {
+RestrictedFileSystem::RestrictedFileSystem(std::vector<std::string> allowedDirs)
+    : ProxyFileSystem(llvm::vfs::createPhysicalFileSystem().release()) {
     for (std::string &dir : allowedDirs) {
         while (dir.size() > 1 && dir.back() == '/')
             dir.pop_back();

@@ -13,8 +13,11 @@ namespace imex_l0::compiler {
 
 class RestrictedFileSystem : public llvm::vfs::ProxyFileSystem {
 public:
-    RestrictedFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> real,
-                         std::vector<std::string> allowedDirs);
+    // Over a real file system of its own (llvm::vfs::createPhysicalFileSystem),
+    // not the process-wide one of llvm::vfs::getRealFileSystem(): that is a
+    // function-local static of libLLVM, which compiles on several threads
+    // would share without any synchronisation ThreadSanitizer can see.
+    explicit RestrictedFileSystem(std::vector<std::string> allowedDirs);
 
     llvm::ErrorOr<llvm::vfs::Status> status(const llvm::Twine &path) override;
     llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>>
