@@ -12,6 +12,7 @@
 #include <clang/Serialization/ASTWriter.h>
 #include <llvm/Support/VirtualFileSystem.h>
 
+#include "compiler.hpp"
 #include "invocation.hpp"
 #include "restricted_fs.hpp"
 
@@ -23,8 +24,14 @@ namespace {
 // it alive). opencl-c.h's PCH is 2.7 MB, opencl-c-base.h's 0.14 MB.
 constexpr size_t kMaxEntries = 8;
 
-bool startsWith(const std::string &s, const char *prefix) {
-    return s.rfind(prefix, 0) == 0;
+bool isDefineOrUndef(llvm::StringRef arg) {
+    return arg.startswith("-D") || arg.startswith("-U");
+}
+
+// The empty file a PCH is built from; a compile loading the PCH finds it
+// where the PCH says it was.
+void addSource(llvm::vfs::InMemoryFileSystem &files) {
+    files.addFile(BuiltinPch::kSourcePath, 0, llvm::MemoryBuffer::getMemBuffer(""));
 }
 
 // The macro name of a "-DNAME", "-DNAME=value", "-DNAME(a)=..." or "-UNAME".
@@ -34,18 +41,17 @@ std::string macroName(const std::string &arg) {
 }
 
 // A compile's arguments without what the PCH does not depend on: its -D/-U
-// (checked against the header's identifiers instead), -I directories (the
-// header is clang's own) and the main file with its "-x cl".
+// (checked against the header's identifiers instead) and -I directories (the
+// header is clang's own).
 std::vector<std::string> headerArguments(const std::vector<std::string> &cc1Args) {
     std::vector<std::string> kept;
-    const size_t end = cc1Args.size() >= 3 ? cc1Args.size() - 3 : 0; // "-x" "cl" main
-    for (size_t i = 0; i < end; ++i) {
+    for (size_t i = 0; i < cc1Args.size(); ++i) {
         const std::string &arg = cc1Args[i];
         if (arg == "-I") {
             ++i;
             continue;
         }
-        if (startsWith(arg, "-D") || startsWith(arg, "-U"))
+        if (isDefineOrUndef(arg))
             continue;
         kept.push_back(arg);
     }
@@ -146,15 +152,12 @@ std::shared_ptr<const BuiltinPch> BuiltinPch::build(const std::vector<std::strin
 
     llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory(
         new llvm::vfs::InMemoryFileSystem);
-    memory->addFile(kSourcePath, 0, llvm::MemoryBuffer::getMemBuffer(""));
-    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> files(new llvm::vfs::OverlayFileSystem(
-        new RestrictedFileSystem({std::string(IMEX_L0_CLANG_RESOURCE_DIR) + "/include"})));
-    files->pushOverlay(memory);
+    addSource(*memory);
 
     clang::CompilerInstance ci;
     ci.setInvocation(invocation);
     ci.createDiagnostics(&ignore, /*ShouldOwnClient=*/false);
-    ci.createFileManager(files);
+    ci.createFileManager(compilerFileSystem(memory, {}, kVirtualDir));
     auto pchBuffer = std::make_shared<clang::PCHBuffer>();
     auto pch = std::make_shared<BuiltinPch>();
     PrecompileAction action(pchBuffer, pch->identifiers_);
@@ -218,13 +221,12 @@ std::shared_ptr<const BuiltinPch> BuiltinPch::forCompile(const std::vector<std::
 
 bool BuiltinPch::collidesWith(const std::vector<std::string> &cc1Args) const {
     return std::any_of(cc1Args.begin(), cc1Args.end(), [this](const std::string &arg) {
-        return (startsWith(arg, "-D") || startsWith(arg, "-U")) &&
-               identifiers_.count(macroName(arg)) != 0;
+        return isDefineOrUndef(arg) && identifiers_.count(macroName(arg)) != 0;
     });
 }
 
 void BuiltinPch::addFiles(llvm::vfs::InMemoryFileSystem &files) const {
-    files.addFile(kSourcePath, 0, llvm::MemoryBuffer::getMemBuffer(""));
+    addSource(files);
     files.addFile(kPchPath, 0, std::make_unique<PchBuffer>(shared_from_this(), bytes_));
 }
 

@@ -26,10 +26,11 @@ public:
     static constexpr const char *kPchPath = "/imex_l0_virtual/imex_l0_builtins.pch";
     static constexpr const char *kSourcePath = "/imex_l0_virtual/imex_l0_builtins.h";
 
-    // The PCH for a compile with these cc1 arguments (the main file last,
-    // after "-x cl"), built on first use; null if it cannot be built or the
-    // compile's -D/-U names collide with the header. Thread-safe; a crash
-    // while building is contained by the caller's crash recovery.
+    // The PCH for a compile with these cc1 arguments (all but its input),
+    // built when first worth it (builtin_pch.cpp); null until then, if it
+    // cannot be built, or if the compile's -D/-U names collide with the
+    // header. Thread-safe; a crash while building is contained by the
+    // caller's crash recovery.
     static std::shared_ptr<const BuiltinPch> forCompile(const std::vector<std::string> &cc1Args);
 
     // Puts the two files into a compile's in-memory file system, which then

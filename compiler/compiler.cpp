@@ -132,10 +132,7 @@ std::vector<std::string> cc1Arguments(const BuildOptions &options, Builtins buil
     }
     for (const std::string &arg : options.ccArgs)
         args.push_back(arg);
-    args.push_back("-x");
-    args.push_back("cl");
-    args.push_back(kMainFileName);
-    return args;
+    return args; // the input, "-x cl kernel.cl", is setUp's
 }
 
 // The headers, the main file and the builtin header's PCH (if any) in
@@ -162,18 +159,7 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeFileSystem(const CompileRequ
                         llvm::StringRef(request.source.data(), request.source.size()),
                         kMainFileName));
 
-    std::vector<std::string> allowed = {std::string(IMEX_L0_CLANG_RESOURCE_DIR) + "/include"};
-    for (const std::string &dir : request.options->includeDirs)
-        allowed.push_back(dir);
-    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> real(
-        new RestrictedFileSystem(std::move(allowed)));
-    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> overlay(
-        new llvm::vfs::OverlayFileSystem(real));
-    overlay->pushOverlay(memory);
-    // Relative names ("kernel.cl", and the "." clang looks up for the
-    // predefines buffer) resolve in the virtual directory on every layer.
-    overlay->setCurrentWorkingDirectory(kVirtualDir);
-    return overlay;
+    return compilerFileSystem(memory, request.options->includeDirs, kVirtualDir);
 }
 
 } // namespace
@@ -198,7 +184,8 @@ bool setUp(clang::CompilerInstance &ci, const CompileRequest &request,
     std::vector<std::string> args = cc1Arguments(*request.options, builtins);
     std::shared_ptr<const BuiltinPch> pch = precompiled ? BuiltinPch::forCompile(args) : nullptr;
     if (pch)
-        args.insert(args.end() - 3, {"-include-pch", BuiltinPch::kPchPath}); // before "-x cl"
+        args.insert(args.end(), {"-include-pch", BuiltinPch::kPchPath});
+    args.insert(args.end(), {"-x", "cl", kMainFileName});
     std::shared_ptr<clang::CompilerInvocation> invocation =
         makeInvocation(args, printer, diagOptions);
     if (!invocation)

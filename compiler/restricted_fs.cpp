@@ -65,4 +65,16 @@ llvm::vfs::directory_iterator RestrictedFileSystem::dir_begin(const llvm::Twine 
     return ProxyFileSystem::dir_begin(real, ec);
 }
 
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+compilerFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory,
+                   const std::vector<std::string> &includeDirs, const char *workingDir) {
+    std::vector<std::string> allowed = {std::string(IMEX_L0_CLANG_RESOURCE_DIR) + "/include"};
+    allowed.insert(allowed.end(), includeDirs.begin(), includeDirs.end());
+    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> overlay(
+        new llvm::vfs::OverlayFileSystem(new RestrictedFileSystem(std::move(allowed))));
+    overlay->pushOverlay(std::move(memory));
+    overlay->setCurrentWorkingDirectory(workingDir);
+    return overlay;
+}
+
 } // namespace imex_l0::compiler

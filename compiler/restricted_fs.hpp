@@ -39,4 +39,12 @@ private:
     std::string cwd_ = "/";
 };
 
+// What a clang run of the compiler sees: `memory` over the disk as a
+// RestrictedFileSystem shows it, clang's resource headers and `includeDirs`
+// only. Relative names ("kernel.cl", and the "." clang looks up for the
+// predefines buffer) resolve in `workingDir` on every layer.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+compilerFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory,
+                   const std::vector<std::string> &includeDirs, const char *workingDir);
+
 } // namespace imex_l0::compiler
