@@ -12,9 +12,15 @@
  * Ownership: gpuStreamDestroy destroys only what the library created. Device,
  * context and command lists passed in are never destroyed. Modules and
  * kernels belong to the stream's engine; events returned by gpuLaunchKernel
- * belong to the stream and stay valid until the next gpuWait on it (which
- * recycles them) or its destruction. Callers wait on them or pass them as
- * dependencies, and never reset or destroy them: gpuWait may wait on one.
+ * and gpuRecordEvent belong to the stream. Callers wait on them or pass them
+ * as dependencies (to any stream of the same context), and never reset or
+ * destroy them: gpuWait may wait on one. The next gpuWait on the stream
+ * recycles them: a recycled event stays signaled until the stream hands it
+ * out again for a later launch or record (oldest first), so a dependency on
+ * it made after that wait is met at once. Once handed out again, it stands
+ * for the later work: use an event before the stream's next wait, or after
+ * it only until the stream's next launch. gpuStreamDestroy gives the events
+ * back to the engine: an event of a destroyed stream is no dependency.
  *
  * Threads: a stream is used by one thread at a time; different streams may be
  * used from different threads.
@@ -101,6 +107,16 @@ IMEX_L0_API ze_event_handle_t gpuLaunchKernel(void *stream, void *kernel, size_t
                                               size_t blockY, size_t blockZ,
                                               size_t sharedMemBytes, void *params,
                                               void *depEvents);
+/** An event of the stream (see Ownership) signaled once everything submitted
+ *  on it so far has completed: the async token of an operation that returns
+ *  no event of its own (a copy, an allocation, a wait), for another stream to
+ *  depend on. On a list the library created whose last command is a launch,
+ *  that launch's event. */
+IMEX_L0_API ze_event_handle_t gpuRecordEvent(void *stream);
+/** Work submitted on the stream from now on starts after every event of
+ *  depEvents (an EventDesc array ending with {NULL}; NULL or empty: nothing).
+ *  The host does not wait: follow with gpuWait to wait for them there. */
+IMEX_L0_API void gpuWaitEvents(void *stream, void *depEvents);
 /** Returns when everything submitted on the stream has completed. On a list
  *  the library created, returns at once when nothing was submitted since the
  *  last wait; on a user's list it always synchronises (its owner may have

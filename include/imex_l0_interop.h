@@ -88,7 +88,11 @@ typedef void (*imex_l0_log_callback_t)(imex_l0_log_level_t level, const char *li
 /** Process-wide; overrides IMEX_L0_VERBOSE. */
 IMEX_L0_API imex_l0_status_t imex_l0_set_log_level(imex_l0_log_level_t level);
 /** Lines go to callback (from any thread, one at a time) instead of stderr;
- *  NULL restores stderr. */
+ *  NULL restores stderr. The callback runs under the library's log lock: it
+ *  may call the library (even to set another callback), whose own lines are
+ *  then not delivered to it, and whatever it calls leaves
+ *  imex_l0_last_error_message() of the call being logged unchanged; it must
+ *  not wait for another thread that is calling the library. */
 IMEX_L0_API imex_l0_status_t imex_l0_set_log_callback(imex_l0_log_callback_t callback,
                                                       void *user_data);
 

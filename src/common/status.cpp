@@ -79,6 +79,10 @@ void setLastError(const std::string &message) { lastError = message; }
 
 void clearLastError() { lastError.clear(); }
 
+LastErrorKeeper::LastErrorKeeper() : saved_(lastError) {}
+
+LastErrorKeeper::~LastErrorKeeper() { lastError.swap(saved_); }
+
 imex_l0_status_t reportFailure(const char *function, imex_l0_status_t status,
                                const char *message) noexcept {
     try {

@@ -36,6 +36,18 @@ const char *zeResultName(ze_result_t result);
 
 void setLastError(const std::string &message);
 void clearLastError();
+// Restores the calling thread's last-error message when it goes out of scope
+// (around library calls made on the caller's behalf, like a log callback's).
+class LastErrorKeeper {
+public:
+    LastErrorKeeper();
+    ~LastErrorKeeper();
+    LastErrorKeeper(const LastErrorKeeper &) = delete;
+    LastErrorKeeper &operator=(const LastErrorKeeper &) = delete;
+
+private:
+    std::string saved_;
+};
 
 // Runs body (returning imex_l0_status_t) and converts any exception into a
 // status and the thread's last-error message; logs failures. Every C entry

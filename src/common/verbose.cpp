@@ -1,6 +1,7 @@
 #include "common/verbose.hpp"
 
 #include "common/options.hpp"
+#include "common/status.hpp"
 
 #include <atomic>
 #include <cstdio>
@@ -30,10 +31,16 @@ std::atomic<int> &level() {
     return value;
 }
 
-// Guards the sink and serialises lines from several threads.
-std::mutex sinkMutex;
+// Guards the sink and serialises lines from several threads. Recursive, as
+// the callback runs under it and may call the library (even to set another
+// callback).
+std::recursive_mutex sinkMutex;
 imex_l0_log_callback_t sinkCallback = nullptr;
 void *sinkUserData = nullptr;
+// Set while this thread runs the callback: the lines of library calls the
+// callback makes are not delivered, or a logger that asks the library
+// anything would be called again without end.
+thread_local bool inCallback = false;
 
 } // namespace
 
@@ -42,7 +49,7 @@ Verbosity verbosity() { return static_cast<Verbosity>(level().load(std::memory_o
 void setVerbosity(Verbosity v) { level().store(static_cast<int>(v), std::memory_order_relaxed); }
 
 void setLogCallback(imex_l0_log_callback_t callback, void *userData) {
-    std::lock_guard<std::mutex> lock(sinkMutex);
+    std::lock_guard<std::recursive_mutex> lock(sinkMutex);
     sinkCallback = callback;
     sinkUserData = userData;
 }
@@ -50,11 +57,21 @@ void setLogCallback(imex_l0_log_callback_t callback, void *userData) {
 void logLine(Verbosity level, const std::string &line) {
     static const char *names[] = {"error", "warn", "info", "trace"};
     std::string text = std::string("imex_l0,") + names[static_cast<int>(level)] + "," + line;
-    std::lock_guard<std::mutex> lock(sinkMutex);
-    if (sinkCallback)
-        sinkCallback(static_cast<imex_l0_log_level_t>(level), text.c_str(), sinkUserData);
-    else
+    std::lock_guard<std::recursive_mutex> lock(sinkMutex);
+    if (!sinkCallback) {
         std::fprintf(stderr, "%s\n", text.c_str());
+        return;
+    }
+    if (inCallback)
+        return;
+    struct Running {
+        Running() { inCallback = true; }
+        ~Running() { inCallback = false; }
+    } running;
+    // The callback's own library calls leave the message of the call being
+    // logged (a failure's) to its caller.
+    LastErrorKeeper keep;
+    sinkCallback(static_cast<imex_l0_log_level_t>(level), text.c_str(), sinkUserData);
 }
 
 void logFailure(const char *function, imex_l0_status_t status, const std::string &message) {

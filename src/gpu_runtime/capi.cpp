@@ -41,7 +41,8 @@ void *gpuCreateStreamFromInterop(imex_l0_stream_t stream) {
 
 void gpuStreamDestroy(void *stream) {
     gpuGuard(__func__, 0, [&] {
-        delete gpuStream(stream);
+        std::unique_ptr<GpuStream> destroyed(gpuStream(stream)); // deleted even if close fails
+        destroyed->close();
         return 0;
     });
 }
@@ -96,6 +97,18 @@ ze_event_handle_t gpuLaunchKernel(void *stream, void *kernel, size_t gridX, size
         return gpuStream(stream)->launch(kernel, grid, block, uint32_t(sharedMemBytes),
                                          static_cast<const ParamDesc *>(params),
                                          static_cast<const EventDesc *>(depEvents));
+    });
+}
+
+ze_event_handle_t gpuRecordEvent(void *stream) {
+    return gpuGuard(__func__, static_cast<ze_event_handle_t>(nullptr),
+                    [&] { return gpuStream(stream)->recordEvent(); });
+}
+
+void gpuWaitEvents(void *stream, void *depEvents) {
+    gpuGuard(__func__, 0, [&] {
+        gpuStream(stream)->waitEvents(static_cast<const EventDesc *>(depEvents));
+        return 0;
     });
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <exception>
 #include <string>
+#include <utility>
 
 namespace imex_l0 {
 
@@ -70,25 +71,44 @@ std::unique_ptr<GpuStream> GpuStream::onEngine(Engine *engine) {
 }
 
 GpuStream::~GpuStream() {
-    // Events may only go back to the pool, and pending frees happen, once the
-    // work before them is done; a failed wait leaves the events to the
-    // engine's destruction and the pending pointers allocated (freeing memory
-    // that work may still use would be worse than keeping it).
+    // After a failed close() (already reported by gpuStreamDestroy) one more
+    // try; what still fails stays as close() leaves it.
     try {
-        if (busy_ || !events_.empty() || !frees_.empty()) {
-            hostWait();
-            frees_.releaseAll(*stream_);
-            recycleEvents();
-        }
-        for (ze_event_handle_t e : spare_)
-            engine()->events().giveBackReset(e);
-        if (waitEvent_)
-            engine()->events().giveBackReset(waitEvent_);
+        close();
     } catch (...) {
     }
     ownedStream_.reset();
     if (sharedEngine_)
         releaseEngine(sharedEngine_);
+}
+
+void GpuStream::close() {
+    // Events may only go back to the pool, and pending frees happen, once the
+    // work before them is done; a failed wait leaves the events to the
+    // engine's destruction and the pending pointers allocated (freeing memory
+    // that work may still use would be worse than keeping it).
+    if (busy_ || !events_.empty() || !frees_.empty()) {
+        hostWait();
+        busy_ = false;
+        frees_.releaseAll(*stream_);
+        recycleEvents();
+    }
+    // Spare events are signaled: the pool takes them back reset. An event
+    // that cannot be reset stays with the pool, which destroys it with the
+    // engine; the first failure is reported after all were tried.
+    ze_result_t failed = ZE_RESULT_SUCCESS;
+    for (size_t i = spareNext_; i < spare_.size(); ++i) {
+        ze_result_t r = zeEventHostReset(spare_[i]);
+        if (r == ZE_RESULT_SUCCESS)
+            engine()->events().giveBackReset(spare_[i]);
+        else if (failed == ZE_RESULT_SUCCESS)
+            failed = r;
+    }
+    spare_.clear();
+    spareNext_ = 0;
+    if (waitEvent_)
+        engine()->events().giveBackReset(std::exchange(waitEvent_, nullptr));
+    checkZe(failed, "zeEventHostReset");
 }
 
 void GpuStream::hostWait() {
@@ -117,21 +137,37 @@ void GpuStream::hostWait() {
 }
 
 void GpuStream::recycleEvents() {
-    // After a completed wait every event handed out is signaled: reset, each
-    // is ready for this stream's next launches (an event that cannot be
-    // reset stays with the pool, which destroys it with the engine). The
-    // first failure is reported after all were tried.
-    spare_.reserve(spare_.size() + events_.size());
-    ze_result_t failed = ZE_RESULT_SUCCESS;
-    for (ze_event_handle_t e : events_) {
-        ze_result_t r = zeEventHostReset(e);
-        if (r == ZE_RESULT_SUCCESS)
-            spare_.push_back(e);
-        else if (failed == ZE_RESULT_SUCCESS)
-            failed = r;
-    }
+    // After a completed wait every event handed out is signaled. Each stays
+    // signaled in spare_ until takeEvent hands it out again: a dependency on
+    // it made in the meantime (another stream consuming a token of this one
+    // after this wait) is met, as the work it stands for is. Moving costs no
+    // call: the reset is paid by the launch that reuses the event.
+    spare_.erase(spare_.begin(), spare_.begin() + ptrdiff_t(spareNext_));
+    spareNext_ = 0;
+    spare_.insert(spare_.end(), events_.begin(), events_.end());
     events_.clear(); // keeps the capacity: steady-state launches allocate nothing
-    checkZe(failed, "zeEventHostReset");
+}
+
+ze_event_handle_t GpuStream::takeEvent() {
+    if (spareNext_ == spare_.size())
+        return engine()->events().acquire();
+    // The oldest spare first: the longer an event stays signaled after its
+    // wait, the later a stale dependency on it can meet a newer launch.
+    ze_event_handle_t event = spare_[spareNext_];
+    IMEX_L0_ZE(zeEventHostReset(event));
+    ++spareNext_;
+    return event;
+}
+
+void GpuStream::untakeEvent(ze_event_handle_t event) noexcept {
+    // An event that cannot be signaled stays with the pool, which destroys it
+    // with the engine.
+    if (zeEventHostSignal(event) != ZE_RESULT_SUCCESS)
+        return;
+    if (spareNext_ > 0)
+        spare_[--spareNext_] = event; // the slot takeEvent took it from
+    else
+        spare_.push_back(event); // from the pool; the caller reserved room
 }
 
 bool GpuStream::ownsList() const {
@@ -208,6 +244,38 @@ void GpuStream::record(ze_event_handle_t event) {
     if (zeEventQueryStatus(event) == ZE_RESULT_SUCCESS)
         IMEX_L0_ZE(zeEventHostReset(event));
     IMEX_L0_ZE(zeCommandListAppendBarrier(stream_->list(), event, 0, nullptr));
+    appended(nullptr);
+}
+
+ze_event_handle_t GpuStream::recordEvent() {
+    // On the library's own list, in submission order, the last launch's
+    // event already says that everything queued so far is done.
+    if (lastLaunchEvent_ && ownsList())
+        return lastLaunchEvent_;
+    if (events_.size() == events_.capacity())
+        events_.reserve(2 * events_.size() + 8);
+    if (spare_.size() == spare_.capacity())
+        spare_.reserve(2 * spare_.size() + 8);
+    ze_event_handle_t signal = takeEvent();
+    ze_result_t r = zeCommandListAppendBarrier(stream_->list(), signal, 0, nullptr);
+    if (r != ZE_RESULT_SUCCESS)
+        untakeEvent(signal);
+    checkZe(r, "zeCommandListAppendBarrier");
+    events_.push_back(signal);
+    appended(signal);
+    return signal;
+}
+
+void GpuStream::waitEvents(const EventDesc *deps) {
+    uint32_t ndeps = 0;
+    if (deps)
+        while (deps[ndeps].event)
+            ++ndeps;
+    if (ndeps == 0)
+        return;
+    auto *events = reinterpret_cast<ze_event_handle_t *>(const_cast<EventDesc *>(deps));
+    stream_->checkDeps(ndeps, events);
+    IMEX_L0_ZE(zeCommandListAppendWaitOnEvents(stream_->list(), ndeps, events));
     appended(nullptr);
 }
 
@@ -311,17 +379,11 @@ ze_event_handle_t GpuStream::append(KernelEntry &k, const size_t grid[3], const 
         events_.reserve(2 * events_.size() + 8);
     if (spare_.size() == spare_.capacity())
         spare_.reserve(2 * spare_.size() + 8);
-    ze_event_handle_t signal = nullptr;
-    if (spare_.empty()) {
-        signal = engine()->events().acquire();
-    } else {
-        signal = spare_.back();
-        spare_.pop_back();
-    }
+    ze_event_handle_t signal = takeEvent();
     try {
         k.append(stream_->list(), values, nvalues, groupSize, count, signal, ndeps, waits);
     } catch (...) {
-        spare_.push_back(signal); // not appended: still reset
+        untakeEvent(signal);
         throw;
     }
     events_.push_back(signal);

@@ -1,7 +1,10 @@
 // What a gpu* stream pointer points at: an interop stream (owned, or the
-// user's interop stream) on an engine, plus the events gpuLaunchKernel handed
-// out since the last gpuWait, which that wait recycles for this stream's next
-// launches, and the frees that wait for the work queued before them.
+// user's interop stream) on an engine, plus the events gpuLaunchKernel and
+// gpuRecordEvent handed out since the last gpuWait, which that wait recycles
+// for this stream's next launches, and the frees that wait for the work
+// queued before them. A recycled event stays signaled until the stream hands
+// it out again (it is reset then), so a dependency on it, made after the wait
+// that saw its work complete, is met at once instead of waiting forever.
 // A free on a stream with work queued since its last wait is deferred behind
 // that work (deferred_frees.hpp).
 #pragma once
@@ -29,6 +32,10 @@ public:
     // (the stream counts as the engine's child).
     static std::unique_ptr<GpuStream> onEngine(Engine *engine);
     ~GpuStream();
+    // gpuStreamDestroy: waits for the stream's work, does the deferred frees
+    // and gives the events back, reporting the first failure (the destructor
+    // does the same and swallows failures).
+    void close();
 
     void *alloc(size_t size, size_t alignment, bool shared);
     void free(void *ptr);
@@ -52,6 +59,12 @@ public:
     // event (MLIR's ABI returns none, so the launch signals nothing).
     void launchValues(KernelEntry &k, const size_t grid[3], const size_t block[3],
                       const ArgValue *values, size_t nvalues);
+    // gpuRecordEvent: an event of this stream signaled once the work queued
+    // so far is done (a token of an op other than a launch).
+    ze_event_handle_t recordEvent();
+    // gpuWaitEvents: work queued from now on starts after every event of the
+    // NULL-terminated deps (NULL or empty: nothing).
+    void waitEvents(const EventDesc *deps);
     void wait();
 
 private:
@@ -72,7 +85,7 @@ private:
                              const ArgValue *values, size_t nvalues, uint32_t ndeps,
                              ze_event_handle_t *waits, bool withEvent);
     // Records that a command was appended; `completion` is its completion
-    // event when it is a launch that signals one.
+    // event when it signals one (a launch, or gpuRecordEvent's barrier).
     void appended(ze_event_handle_t completion) {
         busy_ = true;
         lastLaunchEvent_ = completion;
@@ -81,22 +94,29 @@ private:
     // the last launch's event when that launch is the last command, else with
     // waitEvent_ on immediate lists.
     void hostWait();
-    // After a completed wait: resets the events handed out into spare_.
+    // After a completed wait: the events handed out (all signaled) go to spare_.
     void recycleEvents();
+    // An event to signal: a spare one, reset, or one from the engine's pool.
+    ze_event_handle_t takeEvent();
+    // Gives back an event takeEvent returned that was not appended: signaled
+    // from the host, so that spare_ holds only signaled events.
+    void untakeEvent(ze_event_handle_t event) noexcept;
 
     Engine *sharedEngine_ = nullptr; // from the registry; released on destroy
     std::unique_ptr<Stream> ownedStream_;
     Stream *stream_ = nullptr;
     std::vector<ze_event_handle_t> events_; // handed out since the last wait
-    // Events of the engine's pool this stream keeps, reset, for its next
+    // Events of the engine's pool this stream keeps, signaled, for its next
     // launches, and the one its waits signal: a launch + wait cycle takes
     // neither the pool's lock nor its bookkeeping.
     std::vector<ze_event_handle_t> spare_;
+    size_t spareNext_ = 0; // spare_[spareNext_..] are spare, oldest first
     ze_event_handle_t waitEvent_ = nullptr;
     DeferredFrees frees_;
     bool busy_ = false; // work appended since the last wait
-    // The completion event of the last command appended, when that command is
-    // a launch with one (an entry of events_); null otherwise.
+    // The completion event of the last command appended, when that command
+    // signals one (a launch or a recorded event, an entry of events_); null
+    // otherwise.
     ze_event_handle_t lastLaunchEvent_ = nullptr;
     ModuleAddressCache modules_;
     // What kernel() returned last (a stream is used by one thread at a time).

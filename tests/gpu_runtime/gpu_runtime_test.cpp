@@ -133,6 +133,88 @@ TEST_F(GpuRuntime, EventChainsAcrossTwoStreamsOfOneContext) {
     gpuStreamDestroy(first);
 }
 
+// Spins of slow_store that take about 0.1 s on a CPU device: work queued on
+// another stream without a dependency would run first.
+constexpr int kSlowSpins = 1000000;
+
+// A token of a copy (no event of its own) crosses streams as a recorded
+// event: the second stream's copy must read what the first stream's slow
+// kernel and copy produced, not the stale value.
+TEST_F(GpuRuntime, RecordedEventOrdersWorkOnAnotherStream) {
+    void *first = gpuCreateStream(nullptr, nullptr);
+    ASSERT_NE(first, nullptr);
+    int *produced = shared<int>(8), *middle = shared<int>(8), *out = shared<int>(8);
+    for (int i = 0; i < 8; ++i)
+        produced[i] = middle[i] = out[i] = -1;
+    void *slow = gpuKernelGet(first, module, "slow_store");
+    int value = 1, spins = kSlowSpins;
+    ParamDesc params[] = {{&produced, sizeof(produced)}, {&value, sizeof value},
+                          {&spins, sizeof spins}, {nullptr, 0}};
+    gpuLaunchKernel(first, slow, 8, 1, 1, 1, 1, 1, 0, params, nullptr);
+    gpuMemCopy(first, middle, produced, 8 * sizeof(int));
+    ze_event_handle_t copied = gpuRecordEvent(first);
+    ASSERT_NE(copied, nullptr) << lastError();
+    EventDesc deps[] = {{copied}, {nullptr}};
+    gpuWaitEvents(stream, deps);
+    gpuMemCopy(stream, out, middle, 8 * sizeof(int));
+    gpuWait(stream);
+    for (int i = 0; i < 8; ++i)
+        ASSERT_EQ(out[i], 1) << "element " << i << ": the copy did not wait for the other stream";
+    gpuWait(first);
+    for (int *p : {produced, middle, out})
+        gpuMemFree(stream, p);
+    gpuStreamDestroy(first);
+}
+
+// A host wait on one stream that depends on another (gpux.wait [%t] %s):
+// gpuWaitEvents then gpuWait returns only after the other stream's work.
+TEST_F(GpuRuntime, WaitEventsThenWaitCoversAnotherStream) {
+    void *first = gpuCreateStream(nullptr, nullptr);
+    ASSERT_NE(first, nullptr);
+    int *data = shared<int>(4);
+    for (int i = 0; i < 4; ++i)
+        data[i] = -1;
+    int value = 7, spins = kSlowSpins;
+    ParamDesc params[] = {{&data, sizeof(data)}, {&value, sizeof value},
+                          {&spins, sizeof spins}, {nullptr, 0}};
+    ze_event_handle_t done = gpuLaunchKernel(first, gpuKernelGet(first, module, "slow_store"), 4,
+                                             1, 1, 1, 1, 1, 0, params, nullptr);
+    EventDesc deps[] = {{done}, {nullptr}};
+    gpuWaitEvents(stream, deps);
+    gpuWait(stream);
+    for (int i = 0; i < 4; ++i)
+        ASSERT_EQ(data[i], 7) << i;
+    gpuWaitEvents(stream, nullptr); // nothing to wait for
+    EventDesc none[] = {{nullptr}};
+    gpuWaitEvents(stream, none);
+    gpuWait(first);
+    gpuMemFree(stream, data);
+    gpuStreamDestroy(first);
+}
+
+// An event recycled by its stream's wait stands for completed work: a
+// dependency on it made afterwards is met (it used to be reset, and the
+// dependent launch waited forever).
+TEST_F(GpuRuntime, DependencyOnARecycledEventIsMet) {
+    void *first = gpuCreateStream(nullptr, nullptr);
+    ASSERT_NE(first, nullptr);
+    int *data = shared<int>(1);
+    *data = 0;
+    void *k = gpuKernelGet(first, module, "increment");
+    ParamDesc params[] = {{&data, sizeof(data)}, {nullptr, 0}};
+    ze_event_handle_t early = gpuLaunchKernel(first, k, 1, 1, 1, 1, 1, 1, 0, params, nullptr);
+    gpuWait(first); // recycles `early`
+    EventDesc deps[] = {{early}, {nullptr}};
+    ze_event_handle_t late = gpuLaunchKernel(stream, k, 1, 1, 1, 1, 1, 1, 0, params, deps);
+    ASSERT_NE(late, nullptr) << lastError();
+    ASSERT_EQ(zeEventHostSynchronize(late, 10'000'000'000ull), ZE_RESULT_SUCCESS)
+        << "the launch still waits for an event of completed work after 10 s";
+    EXPECT_EQ(*data, 2);
+    gpuWait(stream);
+    gpuMemFree(stream, data);
+    gpuStreamDestroy(first);
+}
+
 TEST_F(GpuRuntime, ModulesAreCachedByContent) {
     std::vector<char> copy = spirv; // the same bytes at another address
     EXPECT_EQ(gpuModuleLoad(stream, copy.data(), copy.size()), module);

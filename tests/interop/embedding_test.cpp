@@ -6,7 +6,12 @@
 #include "imex_l0_interop.hpp"
 #include "interop_fixtures.hpp"
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <future>
 #include <mutex>
+#include <thread>
 #include <regex>
 #include <string>
 #include <vector>
@@ -111,6 +116,68 @@ TEST_F(Logging, TracePrintsMoreThanInfo) {
         << trace.all();
     EXPECT_IMEX_STATUS(imex_l0_invalid_arguments,
                        imex_l0_set_log_level(static_cast<imex_l0_log_level_t>(42)));
+}
+
+// A framework's logger that asks the library something (its version) from
+// inside the callback, and records what the library's error message was then.
+struct AskingLogger {
+    LogSink sink;
+    int asked = 0;
+    static void receive(imex_l0_log_level_t level, const char *line, void *self) {
+        auto *logger = static_cast<AskingLogger *>(self);
+        imex_l0_version_t v{};
+        if (imex_l0_get_version(&v) == imex_l0_success)
+            ++logger->asked;
+        LogSink::receive(level, line, &logger->sink);
+    }
+};
+
+// Runs `body` on another thread; a deadlock fails the test by name instead of
+// hanging the suite.
+template <typename Body> void withinSeconds(int seconds, Body body) {
+    auto done = std::async(std::launch::async, body);
+    if (done.wait_for(std::chrono::seconds(seconds)) != std::future_status::ready) {
+        std::fprintf(stderr, "deadlock: the call did not return within %d s\n", seconds);
+        std::_Exit(1);
+    }
+    done.get();
+}
+
+TEST_F(Logging, CallbackMayCallTheLibraryAtTrace) {
+    AskingLogger logger;
+    RestoreLogging restore;
+    ASSERT_IMEX(imex_l0_set_log_callback(AskingLogger::receive, &logger));
+    ASSERT_IMEX(imex_l0_set_log_level(imex_l0_log_trace));
+    withinSeconds(10, [&] {
+        EXPECT_IMEX(imex_l0_stream_wait(stream.get()));
+        // From other threads at once too: lines still arrive one at a time.
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 4; ++t)
+            threads.emplace_back([&] {
+                for (int i = 0; i < 50; ++i)
+                    EXPECT_IMEX(imex_l0_stream_wait(stream.get()));
+            });
+        for (auto &t : threads)
+            t.join();
+    });
+    ASSERT_IMEX(imex_l0_set_log_callback(nullptr, nullptr));
+    EXPECT_GE(logger.asked, 201);
+    std::string log = logger.sink.all();
+    EXPECT_NE(log.find("imex_l0,trace,call,imex_l0_stream_wait"), std::string::npos) << log;
+    EXPECT_EQ(log.find("imex_l0_get_version"), std::string::npos)
+        << "the lines of the callback's own calls are not delivered back to it\n" << log;
+}
+
+TEST_F(Logging, CallbackLeavesTheFailingCallsMessage) {
+    AskingLogger logger;
+    RestoreLogging restore;
+    ASSERT_IMEX(imex_l0_set_log_callback(AskingLogger::receive, &logger));
+    ASSERT_IMEX(imex_l0_set_log_level(imex_l0_log_info));
+    EXPECT_IMEX_STATUS(imex_l0_invalid_arguments, imex_l0_kernel_destroy(nullptr));
+    std::string message = imex_l0_last_error_message();
+    EXPECT_NE(message.find("imex_l0_kernel_destroy"), std::string::npos)
+        << "the callback's own call wiped the message: '" << message << "'";
+    EXPECT_GE(logger.asked, 1);
 }
 
 // ---- Profiling and kernel queries.

@@ -70,7 +70,8 @@ TEST(ExportsTest, GpuRuntimeHeaderSymbolsAreExported) {
     ASSERT_GE(names.size(), 10u);
     for (const char *known : {"gpuCreateStream", "gpuStreamDestroy", "gpuDestroyStream",
                               "gpuMemAlloc", "gpuMemFree", "gpuModuleLoad", "gpuModuleUnload", "gpuKernelGet",
-                              "gpuLaunchKernel", "gpuWait", "gpuSetErrorHandler"})
+                              "gpuLaunchKernel", "gpuWait", "gpuRecordEvent", "gpuWaitEvents",
+                              "gpuSetErrorHandler"})
         EXPECT_TRUE(names.count(known)) << known << " not found by the header parser";
     expectExported(names);
 }

@@ -22,3 +22,17 @@ kernel void group_sum(global const int *in, global int *out, local int *scratch)
     if (l == 0)
         out[get_group_id(0)] = scratch[0];
 }
+
+// Stores value into d[i] after `spins` (at least 1) rounds of dependent
+// float arithmetic, which no optimiser folds: slow enough that work queued on
+// another stream without a dependency on it runs first. (x stays positive:
+// the sentinel branch only keeps the loop. A do-while, because translator 15
+// orders a for loop's exit block before a body whose value it uses.)
+kernel void slow_store(global int *d, int value, int spins) {
+    float x = 0.5f;
+    int s = spins;
+    do
+        x = x * 0.999999f + 0.25f;
+    while (--s > 0);
+    d[get_global_id(0)] = x < 0.0f ? -2 : value;
+}

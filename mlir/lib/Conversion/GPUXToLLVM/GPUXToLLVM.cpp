@@ -7,15 +7,20 @@
 //   gpux.alloc           gpuMemAlloc(stream, bytes, 0, host_shared)
 //   gpux.dealloc         gpuMemFree(stream, allocated pointer)
 //   gpux.memcpy          gpuMemCopy(stream, dst, src, bytes)
-//   gpux.wait            gpuWait(stream) (the async form: nothing, see below)
+//   gpux.wait            gpuWait(stream) (the async form: only its tokens)
 //   gpux.launch_func     gpuLaunchKernel(stream, kernel, grid, block, shared
 //                        bytes, ParamDesc[], EventDesc[]) (+ gpuWait when
 //                        synchronous); the kernel comes from gpuModuleLoad +
 //                        gpuKernelGet issued once per stream, right after the
 //                        stream is defined, with the gpu.binary's SPIR-V
 //                        embedded as a global.
-// A stream executes in order, so async tokens of ops other than launches
-// become null: only launch events cross streams (as EventDesc entries).
+// Async tokens (TokenPlan below): every dependency is honoured. A launch's
+// token is its event. The token of any other op is an event recorded after
+// it (gpuRecordEvent) when it is used anywhere but by ops on the same stream
+// value, and null otherwise: the stream runs in order. Dependencies of ops
+// other than launches become a wait on the op's stream first
+// (gpuWaitEvents); dependency lists leave out the null tokens and skip, at
+// run time, the null values of tokens of unknown origin.
 #include "imex/Conversion/GPUXToLLVM/GPUXToLLVM.h"
 
 #include "imex/Dialect/GPUX/IR/GPUXDialect.h"
@@ -32,6 +37,7 @@
 #include "mlir/Transforms/DialectConversion.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <map>
 #include <string>
@@ -49,7 +55,7 @@ using namespace mlir;
 // The gpu* functions, declared once per module before the conversion runs.
 struct Wrappers {
   LLVM::LLVMFuncOp createStream, streamDestroy, memAlloc, memFree, memCopy, moduleLoad,
-      kernelGet, launchKernel, wait;
+      kernelGet, launchKernel, wait, recordEvent, waitEvents;
 
   static Wrappers declare(ModuleOp module) {
     MLIRContext *ctx = module.getContext();
@@ -75,6 +81,8 @@ struct Wrappers {
     w.kernelGet = fn("gpuKernelGet", ptr, {ptr, ptr, ptr});
     w.launchKernel = fn("gpuLaunchKernel", ptr, {ptr, ptr, i64, i64, i64, i64, i64, i64, i64, ptr, ptr});
     w.wait = fn("gpuWait", none, {ptr});
+    w.recordEvent = fn("gpuRecordEvent", ptr, {ptr});
+    w.waitEvents = fn("gpuWaitEvents", none, {ptr, ptr});
     return w;
   }
 };
@@ -210,13 +218,133 @@ private:
   llvm::DenseMap<Operation *, Value> kernels_;
 };
 
+// The stream operand of a gpux op that runs on one, else null.
+Value streamOf(Operation *op) {
+  if (auto launch = dyn_cast<gpux::LaunchFuncOp>(op))
+    return launch.getGpuxStream();
+  if (auto alloc = dyn_cast<gpux::AllocOp>(op))
+    return alloc.getGpuxStream();
+  if (auto dealloc = dyn_cast<gpux::DeallocOp>(op))
+    return dealloc.getGpuxStream();
+  if (auto copy = dyn_cast<gpux::MemcpyOp>(op))
+    return copy.getGpuxStream();
+  if (auto wait = dyn_cast<gpux::WaitOp>(op))
+    return wait.getGpuxStream();
+  return {};
+}
+
+// What each async token is at run time, decided on the gpux IR before the
+// conversion changes it. A launch's token is its event. Any other op's token
+// is an event recorded after the op when some user is not a gpux op on the
+// same stream value (another stream, a branch, a call, a return), else null:
+// its only users run after it on its stream anyway.
+class TokenPlan {
+public:
+  enum class Dep { null, event, unknown };
+
+  explicit TokenPlan(ModuleOp module) {
+    module.walk([&](gpu::AsyncOpInterface op) {
+      Value token = op.getAsyncToken();
+      if (!token || !isa<gpux::GPUXDialect>(op->getDialect()) || isa<gpux::LaunchFuncOp>(op))
+        return;
+      Value stream = streamOf(op);
+      if (llvm::any_of(token.getUsers(), [&](Operation *user) { return streamOf(user) != stream; }))
+        recorded_.insert(op);
+    });
+  }
+
+  // Whether the token of `op`, not a launch, is an event recorded after it.
+  bool recorded(Operation *op) const { return recorded_.contains(op); }
+
+  // A dependency as the run time sees it: null (left out), an event, or a
+  // value of unknown origin (an argument, a block argument, a call's
+  // result) that may be null and is then skipped at run time.
+  Dep classify(Value token) const {
+    Operation *def = token.getDefiningOp();
+    if (!def || !isa<gpux::GPUXDialect>(def->getDialect()))
+      return Dep::unknown;
+    return isa<gpux::LaunchFuncOp>(def) || recorded(def) ? Dep::event : Dep::null;
+  }
+
+private:
+  llvm::DenseSet<Operation *> recorded_;
+};
+
+// Allocates `count` elements of `elementType` on the stack, in the entry
+// block of the function around `at`: a launch inside a loop reuses the same
+// slots instead of growing the stack on every iteration.
+Value stackArray(OpBuilder &b, Operation *at, Type elementType, int64_t count) {
+  OpBuilder::InsertionGuard guard(b);
+  auto function = at->getParentOfType<FunctionOpInterface>();
+  b.setInsertionPointToStart(&function.getFunctionBody().front());
+  Location loc = at->getLoc();
+  return LLVM::AllocaOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()), elementType,
+                                i64Constant(b, loc, count));
+}
+
 template <typename Op> class WrapperPattern : public ConvertOpToLLVMPattern<Op> {
 public:
-  WrapperPattern(const LLVMTypeConverter &converter, const Wrappers &w)
-      : ConvertOpToLLVMPattern<Op>(converter), w_(w) {}
+  WrapperPattern(const LLVMTypeConverter &converter, const Wrappers &w, const TokenPlan &plan)
+      : ConvertOpToLLVMPattern<Op>(converter), w_(w), plan_(plan) {}
 
 protected:
+  // The EventDesc {void *event}[] array of what `op` depends on, ending with
+  // {NULL}, or a null Value when nothing is to be waited for. Events come
+  // first; then each token of unknown origin advances the index only when it
+  // is not null at run time, so a null entry never ends the list early.
+  Value eventDescs(OpBuilder &b, Op op, ValueRange converted) const {
+    SmallVector<Value> events, maybeNull;
+    for (auto [original, value] : llvm::zip(op.getAsyncDependencies(), converted)) {
+      TokenPlan::Dep dep = plan_.classify(original);
+      if (dep == TokenPlan::Dep::event)
+        events.push_back(value);
+      else if (dep == TokenPlan::Dep::unknown)
+        maybeNull.push_back(value);
+    }
+    if (events.empty() && maybeNull.empty())
+      return {};
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    Type ptr = LLVM::LLVMPointerType::get(ctx);
+    auto eventDesc = LLVM::LLVMStructType::getLiteral(ctx, {ptr});
+    Value array =
+        stackArray(b, op, eventDesc, int64_t(events.size() + maybeNull.size() + 1));
+    auto store = [&](Value event, LLVM::GEPArg index) {
+      Value entry = LLVM::GEPOp::create(b, loc, ptr, eventDesc, array,
+                                        ArrayRef<LLVM::GEPArg>{index, 0});
+      LLVM::StoreOp::create(b, loc, event, entry);
+    };
+    for (auto [i, event] : llvm::enumerate(events))
+      store(event, int32_t(i));
+    Value next = i64Constant(b, loc, int64_t(events.size()));
+    for (Value value : maybeNull) {
+      store(value, next);
+      Value isEvent = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, value, nullPtr(b, loc));
+      next = LLVM::AddOp::create(b, loc, next,
+                                 LLVM::ZExtOp::create(b, loc, b.getI64Type(), isEvent));
+    }
+    store(nullPtr(b, loc), next);
+    return array;
+  }
+
+  // An op other than a launch waits for its dependencies on its stream.
+  void waitForDeps(OpBuilder &b, Op op, Value stream, ValueRange converted) const {
+    if (Value deps = eventDescs(b, op, converted))
+      call(b, op.getLoc(), w_.waitEvents, {stream, deps});
+  }
+
+  // Replaces `op` by `values` and, when it is async, its token: an event
+  // recorded on `stream` now, or null (TokenPlan).
+  void replaceWithToken(ConversionPatternRewriter &rewriter, Op op, SmallVector<Value> values,
+                        Value stream) const {
+    if (op.getAsyncToken())
+      values.push_back(plan_.recorded(op) ? call(rewriter, op.getLoc(), w_.recordEvent, {stream})
+                                          : nullPtr(rewriter, op.getLoc()));
+    rewriter.replaceOp(op, values);
+  }
+
   const Wrappers &w_;
+  const TokenPlan &plan_;
 };
 
 struct CreateStreamLowering : WrapperPattern<gpux::CreateStreamOp> {
@@ -241,14 +369,6 @@ struct DestroyStreamLowering : WrapperPattern<gpux::DestroyStreamOp> {
   }
 };
 
-// The results of an op that may be async: its own values, then a null token.
-void replaceWithToken(ConversionPatternRewriter &rewriter, Operation *op,
-                      SmallVector<Value> values, bool async) {
-  if (async)
-    values.push_back(nullPtr(rewriter, op->getLoc()));
-  rewriter.replaceOp(op, values);
-}
-
 struct AllocLowering : WrapperPattern<gpux::AllocOp> {
   using WrapperPattern::WrapperPattern;
   LogicalResult matchAndRewrite(gpux::AllocOp op, OpAdaptor adaptor,
@@ -261,12 +381,14 @@ struct AllocLowering : WrapperPattern<gpux::AllocOp> {
     Value bytes;
     getMemRefDescriptorSizes(loc, type, adaptor.getDynamicSizes(), rewriter, sizes, strides,
                              bytes);
+    Value stream = adaptor.getGpuxStream();
+    waitForDeps(rewriter, op, stream, adaptor.getAsyncDependencies());
     Value shared = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
                                             rewriter.getBoolAttr(op.getHostShared()));
     Value ptr = call(rewriter, loc, w_.memAlloc,
-                     {adaptor.getGpuxStream(), bytes, i64Constant(rewriter, loc, 0), shared});
+                     {stream, bytes, i64Constant(rewriter, loc, 0), shared});
     Value descriptor = createMemRefDescriptor(loc, type, ptr, ptr, sizes, strides, rewriter);
-    replaceWithToken(rewriter, op, {descriptor}, bool(op.getAsyncToken()));
+    replaceWithToken(rewriter, op, {descriptor}, stream);
     return success();
   }
 };
@@ -276,9 +398,12 @@ struct DeallocLowering : WrapperPattern<gpux::DeallocOp> {
   LogicalResult matchAndRewrite(gpux::DeallocOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    Value stream = adaptor.getGpuxStream();
+    // The free is deferred behind the stream's queued work, this wait included.
+    waitForDeps(rewriter, op, stream, adaptor.getAsyncDependencies());
     Value ptr = MemRefDescriptor(adaptor.getMemref()).allocatedPtr(rewriter, loc);
-    call(rewriter, loc, w_.memFree, {adaptor.getGpuxStream(), ptr});
-    replaceWithToken(rewriter, op, {}, bool(op.getAsyncToken()));
+    call(rewriter, loc, w_.memFree, {stream, ptr});
+    replaceWithToken(rewriter, op, {}, stream);
     return success();
   }
 };
@@ -297,10 +422,12 @@ struct MemcpyLowering : WrapperPattern<gpux::MemcpyOp> {
     for (unsigned d = 0; d < unsigned(type.getRank()); ++d)
       bytes = LLVM::MulOp::create(rewriter, loc, bytes, src.size(rewriter, loc, d));
     const LLVMTypeConverter &converter = *getTypeConverter();
+    Value stream = adaptor.getGpuxStream();
+    waitForDeps(rewriter, op, stream, adaptor.getAsyncDependencies());
     call(rewriter, loc, w_.memCopy,
-         {adaptor.getGpuxStream(), dst.bufferPtr(rewriter, loc, converter, type),
+         {stream, dst.bufferPtr(rewriter, loc, converter, type),
           src.bufferPtr(rewriter, loc, converter, type), bytes});
-    replaceWithToken(rewriter, op, {}, bool(op.getAsyncToken()));
+    replaceWithToken(rewriter, op, {}, stream);
     return success();
   }
 };
@@ -309,30 +436,21 @@ struct WaitLowering : WrapperPattern<gpux::WaitOp> {
   using WrapperPattern::WrapperPattern;
   LogicalResult matchAndRewrite(gpux::WaitOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    // The async form orders nothing beyond the stream's own order.
+    // The stream waits for the dependencies; the synchronous form then waits
+    // on the host for everything on the stream, them included.
+    Value stream = adaptor.getGpuxStream();
+    waitForDeps(rewriter, op, stream, adaptor.getAsyncDependencies());
     if (!op.getAsyncToken())
-      call(rewriter, op.getLoc(), w_.wait, {adaptor.getGpuxStream()});
-    replaceWithToken(rewriter, op, {}, bool(op.getAsyncToken()));
+      call(rewriter, op.getLoc(), w_.wait, {stream});
+    replaceWithToken(rewriter, op, {}, stream);
     return success();
   }
 };
 
-// Allocates `count` elements of `elementType` on the stack, in the entry
-// block of the function around `at`: a launch inside a loop reuses the same
-// slots instead of growing the stack on every iteration.
-Value stackArray(OpBuilder &b, Operation *at, Type elementType, int64_t count) {
-  OpBuilder::InsertionGuard guard(b);
-  auto function = at->getParentOfType<FunctionOpInterface>();
-  b.setInsertionPointToStart(&function.getFunctionBody().front());
-  Location loc = at->getLoc();
-  return LLVM::AllocaOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()), elementType,
-                                i64Constant(b, loc, count));
-}
-
 struct LaunchLowering : WrapperPattern<gpux::LaunchFuncOp> {
-  LaunchLowering(const LLVMTypeConverter &converter, const Wrappers &w,
+  LaunchLowering(const LLVMTypeConverter &converter, const Wrappers &w, const TokenPlan &plan,
                  const KernelHandles &handles)
-      : WrapperPattern(converter, w), handles_(handles) {}
+      : WrapperPattern(converter, w, plan), handles_(handles) {}
 
   LogicalResult matchAndRewrite(gpux::LaunchFuncOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
@@ -372,26 +490,9 @@ struct LaunchLowering : WrapperPattern<gpux::LaunchFuncOp> {
       setParam(n, nullPtr(rewriter, loc), i64Constant(rewriter, loc, 1));
     setParam(slots, nullPtr(rewriter, loc), i64Constant(rewriter, loc, 0));
 
-    // EventDesc {void *event}[m + 1]: the launch events this launch waits for.
-    SmallVector<Value> events;
-    for (auto [original, converted] :
-         llvm::zip(op.getAsyncDependencies(), adaptor.getAsyncDependencies())) {
-      Operation *def = original.getDefiningOp();
-      if (def && isa<gpux::GPUXDialect>(def->getDialect()) && !isa<gpux::LaunchFuncOp>(def))
-        continue; // ordered by the stream: its token is null
-      events.push_back(converted);
-    }
-    Value deps = nullPtr(rewriter, loc);
-    if (!events.empty()) {
-      auto eventDesc = LLVM::LLVMStructType::getLiteral(ctx, {ptr});
-      deps = stackArray(rewriter, op, eventDesc, int64_t(events.size() + 1));
-      events.push_back(nullPtr(rewriter, loc));
-      for (auto [i, e] : llvm::enumerate(events)) {
-        Value entry = LLVM::GEPOp::create(rewriter, loc, ptr, eventDesc, deps,
-                                          ArrayRef<LLVM::GEPArg>{int32_t(i), 0});
-        LLVM::StoreOp::create(rewriter, loc, e, entry);
-      }
-    }
+    Value deps = eventDescs(rewriter, op, adaptor.getAsyncDependencies());
+    if (!deps)
+      deps = nullPtr(rewriter, loc);
 
     Value sharedBytes = i64Constant(rewriter, loc, 0);
     if (shared)
@@ -463,9 +564,10 @@ struct ConvertGPUXToLLVM : impl::ConvertGPUXToLLVMBase<ConvertGPUXToLLVM> {
     target.markOpRecursivelyLegal<gpu::GPUModuleOp>();
     RewritePatternSet patterns(ctx);
     populateConversionTargetFromOperation(module, target, converter, patterns);
+    TokenPlan plan(module);
     patterns.add<CreateStreamLowering, DestroyStreamLowering, AllocLowering, DeallocLowering,
-                 MemcpyLowering, WaitLowering>(converter, w);
-    patterns.add<LaunchLowering>(converter, w, handles);
+                 MemcpyLowering, WaitLowering>(converter, w, plan);
+    patterns.add<LaunchLowering>(converter, w, plan, handles);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
 

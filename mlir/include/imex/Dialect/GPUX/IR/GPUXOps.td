@@ -40,7 +40,7 @@ def GPUX_DestroyStreamOp : GPUX_Op<"destroy_stream"> {
   let assemblyFormat = "$gpux_stream attr-dict `:` functional-type(operands, results)";
 }
 
-def GPUX_AllocOp : GPUX_Op<"alloc", [AttrSizedOperandSegments]> {
+def GPUX_AllocOp : GPUX_Op<"alloc", [GPU_AsyncOpInterface, AttrSizedOperandSegments]> {
   let summary = "gpu.alloc on an explicit stream";
   let arguments = (ins Variadic<GPU_AsyncToken>:$asyncDependencies,
                    GPUX_StreamType:$gpux_stream,
@@ -57,7 +57,7 @@ def GPUX_AllocOp : GPUX_Op<"alloc", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
-def GPUX_DeallocOp : GPUX_Op<"dealloc"> {
+def GPUX_DeallocOp : GPUX_Op<"dealloc", [GPU_AsyncOpInterface]> {
   let summary = "gpu.dealloc on an explicit stream";
   let arguments = (ins Variadic<GPU_AsyncToken>:$asyncDependencies,
                    GPUX_StreamType:$gpux_stream,
@@ -69,7 +69,7 @@ def GPUX_DeallocOp : GPUX_Op<"dealloc"> {
   }];
 }
 
-def GPUX_MemcpyOp : GPUX_Op<"memcpy"> {
+def GPUX_MemcpyOp : GPUX_Op<"memcpy", [GPU_AsyncOpInterface]> {
   let summary = "gpu.memcpy on an explicit stream";
   let arguments = (ins Variadic<GPU_AsyncToken>:$asyncDependencies,
                    GPUX_StreamType:$gpux_stream,
@@ -83,7 +83,7 @@ def GPUX_MemcpyOp : GPUX_Op<"memcpy"> {
   let hasVerifier = 1;
 }
 
-def GPUX_WaitOp : GPUX_Op<"wait"> {
+def GPUX_WaitOp : GPUX_Op<"wait", [GPU_AsyncOpInterface]> {
   let summary = "gpu.wait on an explicit stream";
   let arguments = (ins Variadic<GPU_AsyncToken>:$asyncDependencies,
                    GPUX_StreamType:$gpux_stream);
@@ -94,7 +94,7 @@ def GPUX_WaitOp : GPUX_Op<"wait"> {
   }];
 }
 
-def GPUX_LaunchFuncOp : GPUX_Op<"launch_func", [AttrSizedOperandSegments,
+def GPUX_LaunchFuncOp : GPUX_Op<"launch_func", [GPU_AsyncOpInterface, AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "gpu.launch_func on an explicit stream";
   let arguments = (ins Variadic<GPU_AsyncToken>:$asyncDependencies,
