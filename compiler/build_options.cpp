@@ -2,8 +2,11 @@
 
 #include "macro_name.hpp"
 
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+
 #include <cstring>
-#include <unistd.h>
 
 namespace imex_l0::compiler {
 namespace {
@@ -50,13 +53,16 @@ bool startsWith(const std::string &s, const char *prefix) {
     return s.compare(0, std::strlen(prefix), prefix) == 0;
 }
 
+// The directory of a -I option as the restricted file system compares it:
+// absolute (against the process's working directory at compile time) and
+// without "." or ".." components, so "-I .", "-I ./sub" and "-I a/../sub" name
+// what they say (and one directory has one cache key).
 std::string absolutePath(const std::string &path) {
-    if (!path.empty() && path[0] == '/')
-        return path;
-    char cwd[4096];
-    if (!getcwd(cwd, sizeof cwd))
-        return path;
-    return std::string(cwd) + "/" + path;
+    llvm::SmallString<256> p(path);
+    if (!llvm::sys::path::is_absolute(p))
+        llvm::sys::fs::make_absolute(p);
+    llvm::sys::path::remove_dots(p, /*remove_dot_dot=*/true);
+    return std::string(p.str());
 }
 
 } // namespace

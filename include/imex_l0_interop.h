@@ -52,6 +52,7 @@ typedef enum {
     imex_l0_compile_error,     /**< OpenCL C or SPIR-V failed to build: message = build log */
     imex_l0_not_found,         /**< e.g. no kernel of that name in the module */
     imex_l0_runtime_error,     /**< an L0 call failed: message names the call and ze_result */
+    imex_l0_timeout,           /**< a bounded wait ended before the work it waited for */
 } imex_l0_status_t;
 
 /** A static string naming the status ("imex_l0_success", ...). */
@@ -75,7 +76,7 @@ IMEX_L0_API imex_l0_status_t imex_l0_get_version(imex_l0_version_t *version);
  * that failed (its status and message, logged from level info up: at the
  * default level a failure reaches the caller only as a status and
  * imex_l0_last_error_message). The level starts from IMEX_L0_VERBOSE
- * (none|error|warn|info|trace, default warn). */
+ * (none|error|warn|info|trace, default error). */
 typedef enum {
     imex_l0_log_none = -1,
     imex_l0_log_error = 0,
@@ -135,10 +136,22 @@ IMEX_L0_API imex_l0_status_t imex_l0_interop_stream_create(imex_l0_stream_t *str
 /** list: a user-owned *regular* command list; the library only appends to it.
  *  queue may be NULL (the owner closes and executes the list); with a queue,
  *  imex_l0_stream_wait closes the list, executes it on the queue, synchronizes
- *  and resets it. */
+ *  and resets it.
+ *  Events returned by submissions on such a stream are signaled by a command
+ *  of the list, at every execution of it: each belongs to the list until the
+ *  list is reset. Released before that, it is parked, never handed to another
+ *  submission that a replay of the list would then falsely complete; once
+ *  the owner has reset (or destroyed) the list, imex_l0_interop_stream_list_reset
+ *  recycles the parked events (imex_l0_stream_wait with a queue does this
+ *  itself). Events of a stream destroyed without it stay parked until the
+ *  engine is destroyed. */
 IMEX_L0_API imex_l0_status_t imex_l0_interop_stream_create_regular(
     imex_l0_stream_t *stream, imex_l0_engine_t engine, ze_command_list_handle_t list,
     ze_command_queue_handle_t queue);
+/** The owner of the stream's regular list has reset it (zeCommandListReset)
+ *  or destroyed it: the events the library's submissions signal from it can
+ *  be recycled once released. imex_l0_invalid_arguments on other streams. */
+IMEX_L0_API imex_l0_status_t imex_l0_interop_stream_list_reset(imex_l0_stream_t stream);
 /** The library creates and owns an immediate command list (in order). */
 IMEX_L0_API imex_l0_status_t imex_l0_stream_create(imex_l0_stream_t *stream,
                                                    imex_l0_engine_t engine);
@@ -146,6 +159,13 @@ IMEX_L0_API imex_l0_status_t imex_l0_interop_stream_get_list(imex_l0_stream_t st
                                                              ze_command_list_handle_t *list);
 /** The host waits until all work submitted through the stream is done. */
 IMEX_L0_API imex_l0_status_t imex_l0_stream_wait(imex_l0_stream_t stream);
+/** imex_l0_stream_wait for at most timeout_ns nanoseconds: imex_l0_timeout
+ *  when the work is not done by then (a dependency never signaled, or a
+ *  regular list passed as immediate, whose commands run only when it is
+ *  executed); the work stays queued and a later wait waits for it again.
+ *  Level Zero cannot tell a list's kind, so the mix-up is only seen here. */
+IMEX_L0_API imex_l0_status_t imex_l0_stream_wait_timeout(imex_l0_stream_t stream,
+                                                         uint64_t timeout_ns);
 /** Never destroys a user list or queue. */
 IMEX_L0_API imex_l0_status_t imex_l0_stream_destroy(imex_l0_stream_t stream);
 

@@ -114,6 +114,8 @@ const char *imex_l0_status_str(imex_l0_status_t status) {
         return "imex_l0_not_found";
     case imex_l0_runtime_error:
         return "imex_l0_runtime_error";
+    case imex_l0_timeout:
+        return "imex_l0_timeout";
     }
     return "imex_l0_status_t(unknown value)";
 }

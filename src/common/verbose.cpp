@@ -17,11 +17,11 @@ Verbosity fromEnvironment() {
         return Verbosity::trace;
     if (v == "info")
         return Verbosity::info;
-    if (v == "error")
-        return Verbosity::error;
+    if (v == "warn")
+        return Verbosity::warn;
     if (v == "none")
         return Verbosity::none;
-    return Verbosity::warn;
+    return Verbosity::error;
 }
 
 // The level, read on every API call: an atomic, from the environment until

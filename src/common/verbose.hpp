@@ -1,5 +1,5 @@
 // One verbose switch: IMEX_L0_VERBOSE=none|error|warn|info|trace (default
-// warn), or imex_l0_set_log_level. Lines are CSV-like,
+// error), or imex_l0_set_log_level. Lines are CSV-like,
 // "imex_l0,<level>,<event>,<details...>" (the columns are documented in
 // imex_l0_interop.h), on stderr or to imex_l0_set_log_callback's callback.
 #pragma once

@@ -167,8 +167,10 @@ void Kernel::execute(Stream &stream, size_t nargs, const imex_l0_exec_arg_t *arg
         stream.dropEvent(signal);
         throw;
     }
-    if (returnEvent)
+    if (returnEvent) {
+        stream.signaled(signal);
         *returnEvent = signal;
+    }
     if (localUsed)
         std::copy(size, size + 3, localUsed);
 }

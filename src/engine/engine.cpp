@@ -75,12 +75,9 @@ EventPool &Engine::timestampEvents() {
     return *timestampEvents_;
 }
 
-void Engine::releaseEvent(ze_event_handle_t event) {
+EventPool &Engine::poolOf(ze_event_handle_t event) {
     EventPool *pool = EventPool::poolOf(event);
-    if (pool && pool == timestampEvents_.get())
-        pool->release(event);
-    else
-        events_->release(event); // refuses events it did not hand out
+    return pool && pool == timestampEvents_.get() ? *pool : *events_;
 }
 
 void Engine::checkAllocationSize(size_t size) const {

@@ -62,9 +62,12 @@ public:
     // Events that record their command's device start and end (kernel
     // timestamps), for streams with profiling on; created on first use.
     EventPool &timestampEvents();
+    // Whichever of the engine's pools handed `event` out (events() for an
+    // event of neither, which refuses it).
+    EventPool &poolOf(ze_event_handle_t event);
     // Gives an event back to whichever of the engine's pools handed it out;
     // invalid_arguments for an event of neither.
-    void releaseEvent(ze_event_handle_t event);
+    void releaseEvent(ze_event_handle_t event) { poolOf(event).release(event); }
     // An event of the engine's context, signaled once and never reset: a wait
     // on it is a no-op that only a list of this context accepts.
     ze_event_handle_t &probeEvent() { return probeEvent_; }

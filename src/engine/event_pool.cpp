@@ -2,6 +2,9 @@
 
 #include "common/status.hpp"
 
+#include <algorithm>
+#include <exception>
+
 namespace imex_l0 {
 
 namespace {
@@ -21,10 +24,10 @@ EventPool::EventPool(ze_context_handle_t context, ze_device_handle_t device, uin
 EventPool::~EventPool() {
     {
         std::lock_guard<std::mutex> lock(registryMutex);
-        for (auto &entry : handedOut_)
+        for (auto &entry : states_)
             registry.erase(entry.first);
     }
-    for (auto &entry : handedOut_)
+    for (auto &entry : states_)
         zeEventDestroy(entry.first);
     for (auto pool : pools_)
         zeEventPoolDestroy(pool);
@@ -42,13 +45,13 @@ void EventPool::grow() {
         nextIndex_ = 0;
     }
     free_.reserve(free_.size() + 1);
-    handedOut_.reserve(handedOut_.size() + 1);
+    states_.reserve(states_.size() + 1);
     ze_event_desc_t eventDesc = {ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, nextIndex_,
                                  ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
     ze_event_handle_t event = nullptr;
     IMEX_L0_ZE(zeEventCreate(pools_.back(), &eventDesc, &event));
     ++nextIndex_;
-    handedOut_.emplace(event, false);
+    states_.emplace(event, State{});
     free_.push_back(event);
     try {
         std::lock_guard<std::mutex> lock(registryMutex);
@@ -68,41 +71,52 @@ ze_event_handle_t EventPool::acquire() {
         grow();
     ze_event_handle_t event = free_.back();
     free_.pop_back();
-    handedOut_[event] = true;
+    states_[event].handedOut = true;
     ++outstanding_;
     return event;
 }
 
-std::unordered_map<ze_event_handle_t, bool>::iterator EventPool::handedOut(ze_event_handle_t event) {
-    auto it = handedOut_.find(event);
-    if (it == handedOut_.end())
+EventPool::State &EventPool::handedOut(ze_event_handle_t event) {
+    auto it = states_.find(event);
+    if (it == states_.end())
         failInvalid("event was not returned by this engine (it belongs to the caller or to "
                     "another engine); release only events the library returned");
-    if (!it->second)
+    if (!it->second.handedOut)
         failInvalid("event was already released (double release); release each returned event "
                     "exactly once");
-    return it;
+    return it->second;
 }
 
 void EventPool::giveBackReset(ze_event_handle_t event) {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = handedOut(event);
+    State &state = handedOut(event);
     free_.reserve(free_.size() + 1);
-    it->second = false;
+    state.handedOut = false;
     --outstanding_;
     free_.push_back(event);
 }
 
 void EventPool::release(ze_event_handle_t event) {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = handedOut(event);
+    State &state = handedOut(event);
+    if (state.baked) {
+        parked_.reserve(parked_.size() + 1);
+        state.handedOut = false;
+        --outstanding_;
+        parked_.push_back(event);
+        return;
+    }
+    recycle(event);
+    state.handedOut = false;
+    --outstanding_;
+}
+
+void EventPool::recycle(ze_event_handle_t event) {
     // An event whose work is still running would be signaled by that work
     // after its next user reset it: it waits in unfinished_ until it is done.
     ze_result_t status = zeEventQueryStatus(event);
     if (status == ZE_RESULT_NOT_READY) {
         unfinished_.reserve(unfinished_.size() + 1);
-        it->second = false;
-        --outstanding_;
         unfinished_.push_back(event);
         return;
     }
@@ -110,9 +124,40 @@ void EventPool::release(ze_event_handle_t event) {
     // Reset before it can be handed out again, so the next user starts from
     // the unsignaled state the spec requires.
     IMEX_L0_ZE(zeEventHostReset(event));
-    it->second = false;
-    --outstanding_;
+    free_.reserve(free_.size() + 1);
     free_.push_back(event);
+}
+
+void EventPool::bake(ze_event_handle_t event) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = states_.find(event);
+    if (it != states_.end())
+        it->second.baked = true;
+}
+
+void EventPool::unbake(const ze_event_handle_t *events, size_t count) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::exception_ptr failure;
+    for (size_t i = 0; i < count; ++i) {
+        auto it = states_.find(events[i]);
+        if (it == states_.end() || !it->second.baked)
+            continue;
+        it->second.baked = false;
+        if (it->second.handedOut)
+            continue;
+        // Parked: released while its list could replay; recycled now. One
+        // that fails stays parked, for the engine to destroy.
+        try {
+            recycle(events[i]);
+            parked_.erase(std::find(parked_.begin(), parked_.end(), events[i]));
+        } catch (...) {
+            it->second.baked = true;
+            if (!failure)
+                failure = std::current_exception();
+        }
+    }
+    if (failure)
+        std::rethrow_exception(failure);
 }
 
 void EventPool::recycleFinished() {
@@ -146,8 +191,8 @@ void EventPool::checkDependency(ze_event_handle_t event, ze_context_handle_t con
         failInvalid(what() + " is an event the library returned for another context: a "
                            "dependency must be an event of this engine's context");
     std::lock_guard<std::mutex> lock(pool->mutex_);
-    auto it = pool->handedOut_.find(event);
-    if (it != pool->handedOut_.end() && !it->second)
+    auto it = pool->states_.find(event);
+    if (it != pool->states_.end() && !it->second.handedOut)
         failInvalid(what() + " is an event already given back with imex_l0_event_release (it "
                            "was reset and may never signal again): keep an event until every "
                            "submission that depends on it has been made");
@@ -160,7 +205,7 @@ size_t EventPool::outstanding() const {
 
 size_t EventPool::capacity() const {
     std::lock_guard<std::mutex> lock(mutex_);
-    return handedOut_.size();
+    return states_.size();
 }
 
 } // namespace imex_l0

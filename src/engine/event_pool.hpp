@@ -25,6 +25,14 @@ public:
     // Takes back an event its holder has reset after its work was seen
     // complete (no status query, no reset). Throws like release.
     void giveBackReset(ze_event_handle_t event);
+    // The event is signaled by a command of a regular list, which may be
+    // executed again: released, it is parked instead of recycled (a replay
+    // would signal it for its next user) until unbake() says the list was
+    // reset or destroyed. Ignores events this pool did not hand out.
+    void bake(ze_event_handle_t event);
+    // The list that signaled these events was reset or destroyed: parked
+    // ones are recycled like released ones, the others are plain again.
+    void unbake(const ze_event_handle_t *events, size_t count);
     // Refuses a dependency the library knows cannot complete: an event of
     // some engine's pool that is not handed out now (released, so reset and
     // possibly never signaled again), or one of a pool in another context
@@ -44,8 +52,15 @@ private:
     // Moves released events whose work has finished to free_; requires mutex_
     // and room in free_ for all of them.
     void recycleFinished();
-    // The handedOut_ entry of an event handed out now, or an error; requires mutex_.
-    std::unordered_map<ze_event_handle_t, bool>::iterator handedOut(ze_event_handle_t event);
+    struct State {
+        bool handedOut = false; // to a user (or a stream) now
+        bool baked = false;     // signaled by a command of a regular list
+    };
+    // The state of an event handed out now, or an error; requires mutex_.
+    State &handedOut(ze_event_handle_t event);
+    // Recycles a released event: into free_ (reset) when its work is done,
+    // else unfinished_; requires mutex_.
+    void recycle(ze_event_handle_t event);
 
     ze_context_handle_t context_;
     ze_device_handle_t device_;
@@ -56,7 +71,8 @@ private:
     uint32_t nextIndex_ = 0; // the next unused slot of pools_.back()
     std::vector<ze_event_handle_t> free_;
     std::vector<ze_event_handle_t> unfinished_; // released while their work still ran
-    std::unordered_map<ze_event_handle_t, bool> handedOut_; // every event -> handed out now?
+    std::vector<ze_event_handle_t> parked_;     // released while baked into a regular list
+    std::unordered_map<ze_event_handle_t, State> states_; // every event of the pool
     size_t outstanding_ = 0;
 };
 

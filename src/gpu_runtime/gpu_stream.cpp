@@ -2,6 +2,7 @@
 
 #include "common/small_buffer.hpp"
 #include "gpu_runtime/engine_registry.hpp"
+#include "gpu_runtime/runtime_allocations.hpp"
 #include "memory/usm.hpp"
 
 #include <cstdint>
@@ -188,6 +189,12 @@ void *GpuStream::allocOn(Engine &e, size_t size, size_t alignment, bool shared) 
     } else {
         IMEX_L0_ZE(zeMemAllocDevice(e.context(), &device, size, alignment, e.device(), &ptr));
     }
+    try {
+        runtime_allocations::add(ptr);
+    } catch (...) {
+        zeMemFree(e.context(), ptr);
+        throw;
+    }
     return ptr;
 }
 
@@ -195,7 +202,8 @@ void *GpuStream::alloc(size_t size, size_t alignment, bool shared) {
     return allocOn(*engine(), size, alignment, shared);
 }
 
-// The checks every free makes; true when ptr is to be freed (not NULL).
+// The checks every free makes; true when ptr is to be freed (not NULL), and
+// then no longer a live allocation of the wrappers.
 static bool checkFree(Engine &e, void *ptr) {
     if (!ptr)
         return false;
@@ -205,6 +213,10 @@ static bool checkFree(Engine &e, void *ptr) {
                     "or memory of another context)");
     if (usm.base != ptr)
         failInvalid("pointer points inside a USM allocation, not at its start");
+    if (!runtime_allocations::remove(ptr))
+        failInvalid("pointer was not allocated by gpuMemAlloc/mgpuMemAlloc (or was freed "
+                    "already): memory the caller allocated itself stays the caller's to free "
+                    "with zeMemFree");
     return true;
 }
 
@@ -215,10 +227,10 @@ void GpuStream::freeOn(Engine &e, void *ptr) {
 
 void GpuStream::free(void *ptr) {
     Engine *e = engine();
+    if (ptr && frees_.contains(ptr))
+        failInvalid("pointer was freed already (its free waits for the stream's work)");
     if (!checkFree(*e, ptr))
         return;
-    if (frees_.contains(ptr))
-        failInvalid("pointer was freed already (its free waits for the stream's work)");
     if (busy_) {
         // Work queued before this free may still use the memory.
         if (frees_.add(*stream_, ptr, ownsList() ? lastLaunchEvent_ : nullptr))

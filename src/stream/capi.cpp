@@ -43,6 +43,13 @@ imex_l0_status_t imex_l0_interop_stream_create_regular(imex_l0_stream_t *stream,
     });
 }
 
+imex_l0_status_t imex_l0_interop_stream_list_reset(imex_l0_stream_t stream) {
+    return guard(__func__, [&] {
+        validate<Stream>(stream, "stream")->listReset();
+        return imex_l0_success;
+    });
+}
+
 imex_l0_status_t imex_l0_stream_create(imex_l0_stream_t *stream, imex_l0_engine_t engine) {
     return guard(__func__, [&] {
         return createStream(stream, engine, Stream::Kind::ownedImmediate, nullptr, nullptr);
@@ -62,6 +69,13 @@ imex_l0_status_t imex_l0_interop_stream_get_list(imex_l0_stream_t stream,
 imex_l0_status_t imex_l0_stream_wait(imex_l0_stream_t stream) {
     return guard(__func__, [&] {
         validate<Stream>(stream, "stream")->wait();
+        return imex_l0_success;
+    });
+}
+
+imex_l0_status_t imex_l0_stream_wait_timeout(imex_l0_stream_t stream, uint64_t timeout_ns) {
+    return guard(__func__, [&] {
+        validate<Stream>(stream, "stream")->wait(timeout_ns);
         return imex_l0_success;
     });
 }

@@ -3,6 +3,7 @@
 #include "memory/usm.hpp"
 
 #include <cstdint>
+#include <exception>
 #include <string>
 
 namespace imex_l0 {
@@ -44,6 +45,31 @@ void Stream::checkListContext() {
         failInvalid("list does not belong to the engine's context (or was destroyed): pass an "
                     "immediate command list created on the context the engine wraps");
     checkZe(r, "zeCommandListAppendWaitOnEvents");
+}
+
+void Stream::bake(ze_event_handle_t event) {
+    baked_.reserve(baked_.size() + 1); // before baking: nothing to undo
+    engine()->poolOf(event).bake(event);
+    baked_.push_back(event);
+}
+
+void Stream::listReset() {
+    if (kind_ != Kind::userRegular)
+        failInvalid("the stream is not over a regular list: only a regular list keeps the events "
+                    "its commands signal");
+    std::vector<ze_event_handle_t> events;
+    events.swap(baked_);
+    std::exception_ptr failure;
+    for (ze_event_handle_t e : events) {
+        try {
+            engine()->poolOf(e).unbake(&e, 1);
+        } catch (...) {
+            if (!failure)
+                failure = std::current_exception();
+        }
+    }
+    if (failure)
+        std::rethrow_exception(failure);
 }
 
 void Stream::checkDeps(size_t ndeps, const ze_event_handle_t *deps) const {
@@ -105,8 +131,10 @@ void Stream::memcpy(void *dst, const void *src, size_t size, size_t ndeps,
     if (r != ZE_RESULT_SUCCESS)
         dropEvent(signal);
     checkZe(r, "zeCommandListAppendMemoryCopy");
-    if (returnEvent)
+    if (returnEvent) {
+        signaled(signal);
         *returnEvent = signal;
+    }
 }
 
 void Stream::memset(void *dst, const void *pattern, size_t patternSize, size_t size,
@@ -127,19 +155,53 @@ void Stream::memset(void *dst, const void *pattern, size_t patternSize, size_t s
     if (r != ZE_RESULT_SUCCESS)
         dropEvent(signal);
     checkZe(r, "zeCommandListAppendMemoryFill");
-    if (returnEvent)
+    if (returnEvent) {
+        signaled(signal);
         *returnEvent = signal;
+    }
 }
 
-void Stream::wait() {
+namespace {
+
+void timedOut(uint64_t timeoutNs, const char *what) {
+    fail(imex_l0_timeout, "the work on the stream did not complete within " +
+                              std::to_string(timeoutNs) + " ns (" + what +
+                              "); it stays queued: wait again, or find the dependency that is "
+                              "never signaled");
+}
+
+} // namespace
+
+void Stream::wait(uint64_t timeoutNs) {
     if (kind_ == Kind::userRegular) {
         if (!queue_)
             failInvalid("the stream wraps a regular list without a queue: its owner closes and "
                         "executes the list, so wait on the owner's queue or fence instead");
-        IMEX_L0_ZE(zeCommandListClose(list_));
-        IMEX_L0_ZE(zeCommandQueueExecuteCommandLists(queue_, 1, &list_, nullptr));
-        IMEX_L0_ZE(zeCommandQueueSynchronize(queue_, UINT64_MAX));
+        if (!executing_) {
+            // An immediate list passed as a regular one shows here, as a list
+            // that cannot be closed or executed.
+            auto notRegular = [](const char *call, ze_result_t r) {
+                if (r == ZE_RESULT_ERROR_INVALID_ARGUMENT ||
+                    r == ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE)
+                    failInvalid(std::string(call) + " refused the stream's list (" +
+                                zeResultName(r) +
+                                "): is it an immediate list? Only a regular list can be "
+                                "executed on a queue; wrap an immediate one with "
+                                "imex_l0_interop_stream_create");
+                checkZe(r, call);
+            };
+            notRegular("zeCommandListClose", zeCommandListClose(list_));
+            notRegular("zeCommandQueueExecuteCommandLists",
+                       zeCommandQueueExecuteCommandLists(queue_, 1, &list_, nullptr));
+            executing_ = true;
+        }
+        ze_result_t r = zeCommandQueueSynchronize(queue_, timeoutNs);
+        if (r == ZE_RESULT_NOT_READY)
+            timedOut(timeoutNs, "the queue is still executing the list");
+        checkZe(r, "zeCommandQueueSynchronize");
+        executing_ = false;
         IMEX_L0_ZE(zeCommandListReset(list_));
+        listReset();
         return;
     }
     // A barrier without wait events completes after everything appended
@@ -151,8 +213,17 @@ void Stream::wait() {
         checkZe(r, "zeCommandListAppendBarrier");
     }
     // If the wait fails the barrier may still signal the event later, so it
-    // does not go back to the pool; the engine destroys it.
-    IMEX_L0_ZE(zeEventHostSynchronize(done, UINT64_MAX));
+    // does not go back to the pool; the engine destroys it. After a timeout
+    // the pool keeps it until the barrier has signaled it.
+    r = zeEventHostSynchronize(done, timeoutNs);
+    if (r == ZE_RESULT_NOT_READY) {
+        engine()->events().release(done);
+        timedOut(timeoutNs, kind_ == Kind::userImmediate
+                                ? "if the list is a regular one, its commands run only when it is "
+                                  "executed: wrap it with imex_l0_interop_stream_create_regular"
+                                : "a dependency not signaled yet");
+    }
+    checkZe(r, "zeEventHostSynchronize");
     engine()->events().release(done);
 }
 

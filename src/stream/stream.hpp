@@ -7,6 +7,8 @@
 #include "common/object.hpp"
 #include "engine/engine.hpp"
 
+#include <vector>
+
 namespace imex_l0 {
 
 class Stream : public Tagged<0x53545245414dull /* "STREAM" */> {
@@ -37,12 +39,24 @@ public:
     ze_event_handle_t signalEvent(ze_event_handle_t *returnEvent);
     // Gives back an event taken by signalEvent when the append failed.
     void dropEvent(ze_event_handle_t event) noexcept;
+    // After an append that signals `event` (not null): on a regular list the
+    // event belongs to the list until listReset() (EventPool::bake), as a
+    // replay of the list signals it again.
+    void signaled(ze_event_handle_t event) {
+        if (kind_ == Kind::userRegular)
+            bake(event);
+    }
+    // The owner of the regular list reset or destroyed it (or wait() reset
+    // it): the events it signals can be recycled once released.
+    void listReset();
 
     void memcpy(void *dst, const void *src, size_t size, size_t ndeps,
                 const ze_event_handle_t *deps, ze_event_handle_t *returnEvent);
     void memset(void *dst, const void *pattern, size_t patternSize, size_t size, size_t ndeps,
                 const ze_event_handle_t *deps, ze_event_handle_t *returnEvent);
-    void wait();
+    // Returns once all work appended is done; after timeoutNs nanoseconds
+    // (UINT64_MAX: never) fails with imex_l0_timeout, the work still queued.
+    void wait(uint64_t timeoutNs = UINT64_MAX);
     // wait() on an immediate list with the caller's event: a barrier signals
     // `done`, the host waits for it; the caller resets it afterwards.
     void waitWith(ze_event_handle_t done);
@@ -50,12 +64,17 @@ public:
 private:
     // Refuses a user immediate list of another context (Stream::init).
     void checkListContext();
+    void bake(ze_event_handle_t event);
 
     EngineChild child_;
     Kind kind_;
     ze_command_list_handle_t list_;
     ze_command_queue_handle_t queue_;
     bool profiling_ = false;
+    std::vector<ze_event_handle_t> baked_; // signaled by commands of the regular list
+    // A regular list executed by wait() whose queue did not finish it in time:
+    // the next wait only synchronizes again.
+    bool executing_ = false;
 };
 
 } // namespace imex_l0

@@ -4,6 +4,8 @@
 #include "compiler_test_util.hpp"
 
 #include <cstring>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace imex_l0_test;
 
@@ -246,6 +248,28 @@ TEST(Compile, NothingIsReadFromTheWorkingDirectory) {
     EXPECT_EQ(fromCwd.status, imex_l0_compile_error);
     EXPECT_NE(fromCwd.log.find("'on_disk.h' file not found"), std::string::npos) << fromCwd.log;
     expectValid(withI);
+}
+
+// -I directories with "." and ".." components name the directory they say.
+TEST(Compile, IncludeDirectoriesWithDotsAreNormalised) {
+    TempDir dir;
+    ASSERT_EQ(mkdir((dir.path + "/sub").c_str(), 0700), 0);
+    writeFile(dir.path + "/top.h", "#define TOP 1\n");
+    writeFile(dir.path + "/sub/inner.h", "#define INNER 2\n");
+    char cwd[4096];
+    ASSERT_NE(getcwd(cwd, sizeof cwd), nullptr);
+    ASSERT_EQ(chdir(dir.path.c_str()), 0);
+    std::string top = "#include \"top.h\"\nkernel void k(global int *o) { o[0] = TOP; }";
+    std::string inner = "#include \"inner.h\"\nkernel void k(global int *o) { o[0] = INNER; }";
+    Build dot = compile(top, "-I .");
+    Build dotSub = compile(inner, "-I ./sub");
+    Build upAndBack = compile(inner, "-I sub/../sub");
+    Build absoluteUp = compile(top, ("-I " + dir.path + "/sub/..").c_str());
+    ASSERT_EQ(chdir(cwd), 0);
+    expectValid(dot);
+    expectValid(dotSub);
+    expectValid(upAndBack);
+    expectValid(absoluteUp);
 }
 
 TEST(Compile, EmptySource) {

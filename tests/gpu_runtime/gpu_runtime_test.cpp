@@ -557,6 +557,34 @@ TEST_F(GpuRuntimeErrors, FreeOfAForeignPointer) {
     expectError("gpuMemFree", "not USM of this stream's context");
 }
 
+// Memory the caller allocated itself, in the stream's own context, is not
+// the wrappers' to free: refused, and still the caller's afterwards.
+TEST_F(GpuRuntimeErrors, FreeOfTheCallersOwnAllocation) {
+    UserContext user;
+    imex_gpu_l0_stream_t objects = {user.immediateList(), user.device, user.context};
+    void *userStream = gpuCreateStreamFromUser(&objects);
+    ASSERT_NE(userStream, nullptr);
+    ze_device_mem_alloc_desc_t d = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
+    ze_host_mem_alloc_desc_t h = {ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
+    void *own = nullptr;
+    ASSERT_EQ(zeMemAllocShared(user.context, &d, &h, 256, 64, user.device, &own),
+              ZE_RESULT_SUCCESS);
+    gpuMemFree(userStream, own);
+    expectError("gpuMemFree", "not allocated by gpuMemAlloc");
+    EXPECT_TRUE(user.owns(own)) << "the caller's allocation was freed";
+    // What the wrappers allocated they free, once.
+    void *mine = gpuMemAlloc(userStream, 256, 0, true);
+    ASSERT_NE(mine, nullptr);
+    gpuMemFree(userStream, mine);
+    EXPECT_TRUE(errors.messages.empty()) << errors.messages.back();
+    EXPECT_FALSE(user.owns(mine));
+    gpuMemFree(userStream, mine);
+    expectError("gpuMemFree", "");
+    gpuStreamDestroy(userStream);
+    EXPECT_EQ(zeMemFree(user.context, own), ZE_RESULT_SUCCESS);
+    EXPECT_EQ(zeCommandListDestroy(objects.list), ZE_RESULT_SUCCESS);
+}
+
 TEST_F(GpuRuntimeErrors, UnloadOfSomethingElse) {
     uint64_t notAModule[4] = {}; // readable: the tag check reads the first 8 bytes
     gpuModuleUnload(notAModule);

@@ -378,3 +378,76 @@ TEST_F(EventsTest, ThousandLaunchesInBatchesRecycleTheirEvents) {
 }
 
 } // namespace
+
+namespace {
+
+// An event a regular list signals belongs to that list until it is reset: a
+// replay of the list must not complete a later submission that took the
+// released event from the pool.
+TEST_F(EventsTest, ReplayOfARegularListCompletesNoRecycledEvent) {
+    ZeList regular = newRegularList();
+    ZeQueue queue = newQueue();
+    Stream recorded;
+    ASSERT_IMEX(imex_l0_interop_stream_create_regular(recorded.out(), engine.get(), regular.get(),
+                                                      nullptr));
+    Kernel inc = fromSource("increment");
+    UsmBuffer data = allocShared(sizeof(int)), other = allocShared(sizeof(int));
+    data.as<int>()[0] = other.as<int>()[0] = 0;
+    ze_event_handle_t baked = increment(inc.get(), recorded.get(), data.as<int>(), 1);
+    ASSERT_NE(baked, nullptr);
+    // The framework runs its list once, then the event is released.
+    ze_command_list_handle_t lists[] = {regular.get()};
+    ASSERT_ZE(zeCommandListClose(regular.get()));
+    ASSERT_ZE(zeCommandQueueExecuteCommandLists(queue.get(), 1, lists, nullptr));
+    ASSERT_ZE(zeCommandQueueSynchronize(queue.get(), UINT64_MAX));
+    ASSERT_EQ(data.as<int>()[0], 1);
+    release(baked);
+    // A launch gated by the framework's event takes an event from the pool.
+    UserEvents gate = newEvents(1);
+    ze_event_handle_t gated = increment(inc.get(), stream.get(), other.as<int>(), 1, {gate[0]});
+    ASSERT_NE(gated, nullptr);
+    // The framework replays its list: that must not complete the gated launch.
+    ASSERT_ZE(zeCommandQueueExecuteCommandLists(queue.get(), 1, lists, nullptr));
+    ASSERT_ZE(zeCommandQueueSynchronize(queue.get(), UINT64_MAX));
+    ASSERT_EQ(data.as<int>()[0], 2);
+    EXPECT_EQ(zeEventQueryStatus(gated), ZE_RESULT_NOT_READY)
+        << "the replay signaled the event of a launch that has not run";
+    ASSERT_ZE(zeEventHostSignal(gate[0]));
+    ASSERT_ZE(zeEventHostSynchronize(gated, UINT64_MAX));
+    EXPECT_EQ(other.as<int>()[0], 1);
+    release(gated);
+    // Once the owner has reset its list, the parked event is recycled.
+    ASSERT_ZE(zeCommandListReset(regular.get()));
+    ASSERT_IMEX(imex_l0_interop_stream_list_reset(recorded.get()));
+    bool reused = false;
+    for (int i = 0; i < 4 && !reused; ++i) {
+        ze_event_handle_t e = increment(inc.get(), stream.get(), other.as<int>(), 1);
+        ASSERT_ZE(zeEventHostSynchronize(e, UINT64_MAX));
+        reused = e == baked;
+        release(e);
+    }
+    EXPECT_TRUE(reused) << "the event stayed parked after the list was reset";
+    EXPECT_INVALID(imex_l0_interop_stream_list_reset(stream.get()), "not over a regular list");
+}
+
+// Released before its list ran, an event of a regular list neither blocks the
+// stream's wait nor signals anyone else's work.
+TEST_F(EventsTest, EventOfARegularListReleasedBeforeItRan) {
+    ZeList regular = newRegularList();
+    ZeQueue queue = newQueue();
+    Stream recorded;
+    ASSERT_IMEX(imex_l0_interop_stream_create_regular(recorded.out(), engine.get(), regular.get(),
+                                                      queue.get()));
+    Kernel inc = fromSource("increment");
+    UsmBuffer data = allocShared(sizeof(int));
+    data.as<int>()[0] = 0;
+    ze_event_handle_t early = increment(inc.get(), recorded.get(), data.as<int>(), 1);
+    release(early);
+    ze_event_handle_t next = increment(inc.get(), recorded.get(), data.as<int>(), 1, {});
+    EXPECT_NE(next, early);
+    ASSERT_IMEX(imex_l0_stream_wait(recorded.get()));
+    EXPECT_EQ(data.as<int>()[0], 2);
+    release(next);
+}
+
+} // namespace

@@ -156,6 +156,65 @@ TEST_F(StreamTest, RegularListWithoutQueueIsExecutedByItsOwner) {
     EXPECT_EQ(dst.as<uint8_t>()[332], 9);
 }
 
+// Level Zero cannot tell a list's kind: a regular list wrapped as immediate
+// is only seen when its work never completes. The bounded wait turns that
+// into imex_l0_timeout with a hint, and the work stays queued.
+TEST_F(StreamTest, BoundedWaitReportsARegularListWrappedAsImmediate) {
+    ZeList list = newRegularList();
+    Stream stream;
+    ASSERT_IMEX(imex_l0_interop_stream_create(stream.out(), engine.get(), list.get()));
+    UsmBuffer buffer = allocShared(64);
+    std::memset(buffer.get(), 0, 64);
+    uint8_t value = 5;
+    ASSERT_IMEX(imex_l0_interop_memset(stream.get(), buffer.get(), &value, 1, 64, 0, nullptr,
+                                       nullptr));
+    EXPECT_IMEX_STATUS(imex_l0_timeout, imex_l0_stream_wait_timeout(stream.get(), 50'000'000));
+    EXPECT_NE(lastError().find("imex_l0_interop_stream_create_regular"), std::string::npos)
+        << lastError();
+    // Executed by its owner, the list runs the fill, and the next wait returns.
+    ZeQueue queue = newQueue();
+    ze_command_list_handle_t l = list.get();
+    ASSERT_ZE(zeCommandListClose(l));
+    ASSERT_ZE(zeCommandQueueExecuteCommandLists(queue.get(), 1, &l, nullptr));
+    ASSERT_ZE(zeCommandQueueSynchronize(queue.get(), UINT64_MAX));
+    EXPECT_EQ(buffer.as<uint8_t>()[63], 5);
+}
+
+// A dependency the framework never signals: the bounded wait says so instead
+// of hanging, and once the event is signaled the same stream completes.
+TEST_F(StreamTest, BoundedWaitOnAnUnsignaledDependency) {
+    ZeList list = newImmediateList();
+    Stream stream;
+    ASSERT_IMEX(imex_l0_interop_stream_create(stream.out(), engine.get(), list.get()));
+    UserEvents gate = newEvents(1);
+    UsmBuffer buffer = allocShared(64);
+    std::memset(buffer.get(), 0, 64);
+    uint8_t value = 3;
+    ze_event_handle_t deps[] = {gate[0]};
+    ASSERT_IMEX(imex_l0_interop_memset(stream.get(), buffer.get(), &value, 1, 64, 1, deps,
+                                       nullptr));
+    EXPECT_IMEX_STATUS(imex_l0_timeout, imex_l0_stream_wait_timeout(stream.get(), 20'000'000));
+    EXPECT_NE(lastError().find("never signaled"), std::string::npos) << lastError();
+    ASSERT_ZE(zeEventHostSignal(gate[0]));
+    ASSERT_IMEX(imex_l0_stream_wait_timeout(stream.get(), 10'000'000'000ull));
+    EXPECT_EQ(buffer.as<uint8_t>()[63], 3);
+}
+
+// An immediate list given as a regular one: the wait says what is wrong
+// instead of failing inside Level Zero.
+TEST_F(StreamTest, ImmediateListWrappedAsRegularIsNamed) {
+    ZeList list = newImmediateList();
+    ZeQueue queue = newQueue();
+    Stream stream;
+    ASSERT_IMEX(imex_l0_interop_stream_create_regular(stream.out(), engine.get(), list.get(),
+                                                      queue.get()));
+    UsmBuffer buffer = allocShared(64);
+    uint8_t value = 1;
+    ASSERT_IMEX(imex_l0_interop_memset(stream.get(), buffer.get(), &value, 1, 64, 0, nullptr,
+                                       nullptr));
+    EXPECT_INVALID(imex_l0_stream_wait(stream.get()), "imex_l0_interop_stream_create");
+}
+
 TEST_F(StreamTest, CreateRejectsNullAndForeignHandles) {
     ZeList list = newImmediateList();
     imex_l0_stream_t stream = sentinelStream();
