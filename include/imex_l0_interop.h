@@ -70,13 +70,15 @@ IMEX_L0_API imex_l0_status_t imex_l0_get_version(imex_l0_version_t *version);
  * One line per event: "imex_l0,<level>,<event>,<fields...>", where <event> is
  * engine_create, stream_create, kernel_create, compile, kernel_execute (info:
  * with the host time in us and, for launches, the requested and the chosen
- * local size), event_timestamps (info: the device time of a profiled
- * command, when imex_l0_event_get_timestamps reads it), call (trace: every
- * API call), or the name of an API function
- * that failed (its status and message, logged from level info up: at the
- * default level a failure reaches the caller only as a status and
- * imex_l0_last_error_message). The level starts from IMEX_L0_VERBOSE
- * (none|error|warn|info|trace, default error). */
+ * local size), event_timestamps (info: the kernel's name, or memcpy or
+ * memset, and the device time of a profiled command, when
+ * imex_l0_event_get_timestamps reads it), call (trace: every API call), or
+ * the name of an API function that failed (its status and message, logged
+ * from level info up: at the default level a failure reaches the caller
+ * only as a status and imex_l0_last_error_message). Lines are CSV (RFC 4180):
+ * a field holding a comma, a double quote or a line break (a message, a
+ * device name) is quoted, its quotes doubled. The level starts from
+ * IMEX_L0_VERBOSE (none|error|warn|info|trace, default error). */
 typedef enum {
     imex_l0_log_none = -1,
     imex_l0_log_error = 0,

@@ -1,10 +1,14 @@
 // Header-only C++ wrapper over imex_l0_interop.h: RAII handles, an error
 // exception carrying the status and message, and non-owning wraps of the
-// user's Level Zero handles. With IMEX_L0_NO_EXCEPTIONS defined, failures do
-// not throw: the failing call returns an empty object (or false) and
+// user's Level Zero handles. With IMEX_L0_NO_EXCEPTIONS defined, or when
+// compiled without exceptions (-fno-exceptions), failures do not throw: the
+// failing call returns an empty object (or false) and
 // imex_l0::last_status()/imex_l0_last_error_message() tell why; the first
 // failure since clear_first_failure() is kept by first_failure(), so a later
-// call cannot overwrite it.
+// call cannot overwrite it. Each mode's classes live in an inline namespace
+// of their own (imex_l0::throwing or imex_l0::nonthrowing), so translation
+// units built in both modes link into one program without either taking the
+// other's inline functions; the status functions are shared.
 //
 // Ownership order cannot go wrong: an engine is shared by the streams,
 // memory objects, kernels and events made from it, so the Level Zero context
@@ -21,6 +25,10 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#if !defined(IMEX_L0_NO_EXCEPTIONS) && !defined(__cpp_exceptions)
+#define IMEX_L0_NO_EXCEPTIONS
+#endif
 
 #ifndef IMEX_L0_NO_EXCEPTIONS
 #include <stdexcept>
@@ -64,6 +72,12 @@ inline void record(imex_l0_status_t status) {
     if (status != imex_l0_success && first_failure().status == imex_l0_success)
         first_failure() = failure{status, imex_l0_last_error_message()};
 }
+
+#ifndef IMEX_L0_NO_EXCEPTIONS
+inline namespace throwing {
+#else
+inline namespace nonthrowing {
+#endif
 
 // Checks a C API status: throws error, or records it when exceptions are off.
 inline bool check(imex_l0_status_t status) {
@@ -375,6 +389,7 @@ public:
 
 };
 
+} // inline namespace throwing / nonthrowing
 } // namespace imex_l0
 
 #endif // IMEX_L0_INTEROP_HPP

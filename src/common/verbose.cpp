@@ -74,11 +74,23 @@ void logLine(Verbosity level, const std::string &line) {
     sinkCallback(static_cast<imex_l0_log_level_t>(level), text.c_str(), sinkUserData);
 }
 
+std::string csvField(const std::string &text) {
+    if (text.find_first_of(",\"\r\n") == std::string::npos)
+        return text;
+    std::string quoted = "\"";
+    for (char c : text) {
+        if (c == '"')
+            quoted += '"';
+        quoted += c;
+    }
+    return quoted + '"';
+}
+
 void logFailure(const char *function, imex_l0_status_t status, const std::string &message) {
     if (!verboseAt(Verbosity::info))
         return;
-    logLine(Verbosity::error,
-            std::string(function) + "," + imex_l0_status_str(status) + "," + message);
+    logLine(Verbosity::error, std::string(function) + "," + imex_l0_status_str(status) + "," +
+                                  csvField(message));
 }
 
 } // namespace imex_l0

@@ -1,5 +1,5 @@
 // One verbose switch: IMEX_L0_VERBOSE=none|error|warn|info|trace (default
-// error), or imex_l0_set_log_level. Lines are CSV-like,
+// error), or imex_l0_set_log_level. Lines are CSV (RFC 4180),
 // "imex_l0,<level>,<event>,<details...>" (the columns are documented in
 // imex_l0_interop.h), on stderr or to imex_l0_set_log_callback's callback.
 #pragma once
@@ -19,6 +19,9 @@ void setLogCallback(imex_l0_log_callback_t callback, void *userData);
 inline bool verboseAt(Verbosity level) { return verbosity() >= level; }
 
 void logLine(Verbosity level, const std::string &line);
+// A free-text field of a line (a message, a device or kernel name): quoted,
+// with its quotes doubled, when it holds a comma, a quote or a line break.
+std::string csvField(const std::string &text);
 // A failure the caller receives as a status: logged (tagged error, with the
 // reason) from level info up, so the default level keeps stderr quiet.
 void logFailure(const char *function, imex_l0_status_t status, const std::string &message);

@@ -71,7 +71,7 @@ imex_l0_status_t imex_l0_kernel_create_from_source(imex_l0_kernel_t *kernel,
         auto entry = e->kernels().fromSource(source, kernel_name, build_options, ndefines,
                                              defines, hit);
         if (verboseAt(Verbosity::info))
-            logLine(Verbosity::info, std::string("kernel_create,source,") + kernel_name +
+            logLine(Verbosity::info, "kernel_create,source," + csvField(kernel_name) +
                                          ",cache=" + (hit ? "hit" : "miss") + ",time_us=" +
                                          std::to_string(watch.elapsedUs()));
         return wrapKernel(kernel, e, std::move(entry));
@@ -92,7 +92,7 @@ imex_l0_status_t imex_l0_kernel_create_from_spirv(imex_l0_kernel_t *kernel,
         Stopwatch watch;
         auto entry = e->kernels().fromSpirv(spirv, size, kernel_name, build_options);
         if (verboseAt(Verbosity::info))
-            logLine(Verbosity::info, std::string("kernel_create,spirv,") + kernel_name +
+            logLine(Verbosity::info, "kernel_create,spirv," + csvField(kernel_name) +
                                          ",bytes=" + std::to_string(size) + ",time_us=" +
                                          std::to_string(watch.elapsedUs()));
         return wrapKernel(kernel, e, std::move(entry));
@@ -275,7 +275,8 @@ imex_l0_status_t imex_l0_interop_kernel_execute(imex_l0_kernel_t kernel, imex_l0
         Stopwatch watch;
         uint32_t used[3];
         k->execute(*s, nargs, args, *range, ndeps, deps, return_event, used);
-        logLine(Verbosity::info, "kernel_execute," + k->entry().name + "," + rangeText(*range) +
+        logLine(Verbosity::info, "kernel_execute," + csvField(k->entry().name) + "," +
+                                     rangeText(*range) +
                                      ",local_used=" + std::to_string(used[0]) + "x" +
                                      std::to_string(used[1]) + "x" + std::to_string(used[2]) +
                                      ",deps=" + std::to_string(ndeps) +

@@ -168,7 +168,7 @@ void Kernel::execute(Stream &stream, size_t nargs, const imex_l0_exec_arg_t *arg
         throw;
     }
     if (returnEvent) {
-        stream.signaled(signal);
+        stream.signaled(signal, k.name);
         *returnEvent = signal;
     }
     if (localUsed)

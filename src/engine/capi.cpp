@@ -12,7 +12,7 @@ namespace {
 imex_l0_status_t publish(imex_l0_engine_t *engine, std::unique_ptr<Engine> e,
                          const Stopwatch &watch, bool ownsContext) {
     if (verboseAt(Verbosity::info))
-        logLine(Verbosity::info, "engine_create," + e->deviceName() + ",context=" +
+        logLine(Verbosity::info, "engine_create," + csvField(e->deviceName()) + ",context=" +
                                      (ownsContext ? "owned" : "user") + ",time_us=" +
                                      std::to_string(watch.elapsedUs()));
     *engine = reinterpret_cast<imex_l0_engine_t>(e.release());
@@ -130,7 +130,8 @@ imex_l0_status_t imex_l0_event_get_timestamps(imex_l0_engine_t engine, ze_event_
         *start_ns = start * e->timerResolutionNs();
         *end_ns = end * e->timerResolutionNs();
         if (verboseAt(Verbosity::info))
-            logLine(Verbosity::info, "event_timestamps,device_us=" +
+            logLine(Verbosity::info, "event_timestamps," + csvField(pool->labelOf(event)) +
+                                         ",device_us=" +
                                          std::to_string(double(*end_ns - *start_ns) / 1000.0));
         return imex_l0_success;
     });

@@ -173,6 +173,19 @@ void EventPool::recycleFinished() {
     }
 }
 
+void EventPool::label(ze_event_handle_t event, const std::string &what) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = states_.find(event);
+    if (it != states_.end())
+        it->second.label = what;
+}
+
+std::string EventPool::labelOf(ze_event_handle_t event) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = states_.find(event);
+    return it == states_.end() ? std::string() : it->second.label;
+}
+
 EventPool *EventPool::poolOf(ze_event_handle_t event) {
     std::lock_guard<std::mutex> lock(registryMutex);
     auto it = registry.find(event);

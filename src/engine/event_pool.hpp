@@ -7,6 +7,7 @@
 #include <level_zero/ze_api.h>
 
 #include <mutex>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -33,6 +34,10 @@ public:
     // The list that signaled these events was reset or destroyed: parked
     // ones are recycled like released ones, the others are plain again.
     void unbake(const ze_event_handle_t *events, size_t count);
+    // What signals the event (a kernel's name, "memcpy"), for the log line of
+    // its timestamps; kept until the event is handed out again.
+    void label(ze_event_handle_t event, const std::string &what);
+    std::string labelOf(ze_event_handle_t event) const;
     // Refuses a dependency the library knows cannot complete: an event of
     // some engine's pool that is not handed out now (released, so reset and
     // possibly never signaled again), or one of a pool in another context
@@ -55,6 +60,7 @@ private:
     struct State {
         bool handedOut = false; // to a user (or a stream) now
         bool baked = false;     // signaled by a command of a regular list
+        std::string label;      // see label(); its capacity is reused
     };
     // The state of an event handed out now, or an error; requires mutex_.
     State &handedOut(ze_event_handle_t event);

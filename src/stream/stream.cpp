@@ -132,7 +132,7 @@ void Stream::memcpy(void *dst, const void *src, size_t size, size_t ndeps,
         dropEvent(signal);
     checkZe(r, "zeCommandListAppendMemoryCopy");
     if (returnEvent) {
-        signaled(signal);
+        signaled(signal, "memcpy");
         *returnEvent = signal;
     }
 }
@@ -156,7 +156,7 @@ void Stream::memset(void *dst, const void *pattern, size_t patternSize, size_t s
         dropEvent(signal);
     checkZe(r, "zeCommandListAppendMemoryFill");
     if (returnEvent) {
-        signaled(signal);
+        signaled(signal, "memset");
         *returnEvent = signal;
     }
 }

@@ -39,12 +39,15 @@ public:
     ze_event_handle_t signalEvent(ze_event_handle_t *returnEvent);
     // Gives back an event taken by signalEvent when the append failed.
     void dropEvent(ze_event_handle_t event) noexcept;
-    // After an append that signals `event` (not null): on a regular list the
-    // event belongs to the list until listReset() (EventPool::bake), as a
-    // replay of the list signals it again.
-    void signaled(ze_event_handle_t event) {
+    // After an append of `what` (a kernel's name, "memcpy") that signals
+    // `event` (not null): on a regular list the event belongs to the list
+    // until listReset() (EventPool::bake), as a replay of the list signals
+    // it again; with profiling on, its timestamps' log line names `what`.
+    void signaled(ze_event_handle_t event, const std::string &what) {
         if (kind_ == Kind::userRegular)
             bake(event);
+        if (profiling_)
+            engine()->poolOf(event).label(event, what);
     }
     // The owner of the regular list reset or destroyed it (or wait() reset
     // it): the events it signals can be recycled once released.

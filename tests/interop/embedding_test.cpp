@@ -180,6 +180,77 @@ TEST_F(Logging, CallbackLeavesTheFailingCallsMessage) {
     EXPECT_GE(logger.asked, 1);
 }
 
+// Splits one CSV line (RFC 4180: quoted fields, doubled quotes).
+std::vector<std::string> csvFields(const std::string &line) {
+    std::vector<std::string> fields(1);
+    bool quoted = false;
+    for (size_t i = 0; i < line.size(); ++i) {
+        char c = line[i];
+        if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+            fields.back() += '"';
+            ++i;
+        } else if (c == '"') {
+            quoted = !quoted;
+        } else if (c == ',' && !quoted) {
+            fields.emplace_back();
+        } else {
+            fields.back() += c;
+        }
+    }
+    EXPECT_FALSE(quoted) << "unterminated quote in: " << line;
+    return fields;
+}
+
+// A failure whose message has commas and quotes is still one CSV field, and
+// a profiled event's timestamps line names what it timed.
+TEST_F(Logging, LinesAreValidCsv) {
+    LogSink sink;
+    RestoreLogging restore;
+    ASSERT_IMEX(imex_l0_set_log_callback(LogSink::receive, &sink));
+    ASSERT_IMEX(imex_l0_set_log_level(imex_l0_log_info));
+    Kernel fill = fromSource("fill_index");
+    UsmBuffer out = allocShared(64 * sizeof(uint32_t));
+    imex_l0_range_t range = range1d(64);
+    // A host pointer as USM: the message lists what it may be, with commas.
+    int onTheStack[64] = {};
+    imex_l0_exec_arg_t wrong[] = {usmArg(onTheStack)};
+    EXPECT_IMEX_STATUS(imex_l0_invalid_arguments,
+                       imex_l0_interop_kernel_execute(fill.get(), stream.get(), 1, wrong, &range,
+                                                      0, nullptr, nullptr));
+    std::string message = imex_l0_last_error_message();
+    ASSERT_NE(message.find(','), std::string::npos) << "the test needs a message with a comma";
+    imex_l0_exec_arg_t args[] = {usmArg(out.get())};
+    ASSERT_IMEX(imex_l0_stream_set_profiling(stream.get(), 1));
+    ze_event_handle_t done = nullptr;
+    ASSERT_IMEX(imex_l0_interop_kernel_execute(fill.get(), stream.get(), 1, args, &range, 0,
+                                               nullptr, &done));
+    ASSERT_ZE(zeEventHostSynchronize(done, UINT64_MAX));
+    uint64_t start = 0, end = 0;
+    ASSERT_IMEX(imex_l0_event_get_timestamps(engine.get(), done, &start, &end));
+    EXPECT_IMEX(imex_l0_event_release(engine.get(), done));
+    ASSERT_IMEX(imex_l0_set_log_callback(nullptr, nullptr));
+    bool sawFailure = false, sawTimestamps = false;
+    for (auto &l : sink.lines) {
+        std::vector<std::string> f = csvFields(l.second);
+        ASSERT_GE(f.size(), 3u) << l.second;
+        EXPECT_EQ(f[0], "imex_l0");
+        if (f[2] == "imex_l0_interop_kernel_execute") {
+            ASSERT_EQ(f.size(), 5u) << "the message must be one field: " << l.second;
+            EXPECT_EQ(f[3], "imex_l0_invalid_arguments");
+            EXPECT_EQ(f[4], message);
+            sawFailure = true;
+        }
+        if (f[2] == "event_timestamps") {
+            ASSERT_EQ(f.size(), 5u) << l.second;
+            EXPECT_EQ(f[3], "fill_index");
+            EXPECT_EQ(f[4].rfind("device_us=", 0), 0u) << l.second;
+            sawTimestamps = true;
+        }
+    }
+    EXPECT_TRUE(sawFailure) << sink.all();
+    EXPECT_TRUE(sawTimestamps) << sink.all();
+}
+
 // ---- Profiling and kernel queries.
 
 using Profiling = WithKernels;
