@@ -30,6 +30,7 @@
 #include "builtin_pch.hpp"
 #include "config.hpp"
 #include "invocation.hpp"
+#include "large_stack.hpp"
 #include "legalize.hpp"
 #include "restricted_fs.hpp"
 #include "screen.hpp"
@@ -52,7 +53,10 @@ std::atomic<bool> crashedBefore{false};
 // No lock of ours may be taken inside `stage`: a crash skips its unwinding.
 bool contained(const char *name, llvm::raw_ostream &log, llvm::function_ref<void()> stage) {
     static std::once_flag enabled;
-    std::call_once(enabled, [] { llvm::CrashRecoveryContext::Enable(); });
+    std::call_once(enabled, [] {
+        llvm::CrashRecoveryContext::Enable();
+        crashHandlersOnAlternateStack(); // a stack overflow is contained too
+    });
     llvm::CrashRecoveryContext context;
     if (context.RunSafely(stage))
         return true;

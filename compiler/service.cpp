@@ -3,6 +3,7 @@
 #include "config.hpp"
 #include "dump.hpp"
 #include "hash.hpp"
+#include "large_stack.hpp"
 
 namespace imex_l0::compiler {
 namespace {
@@ -76,10 +77,13 @@ Service::Outcome Service::compile(std::string_view source, const char *optionTex
     bool cacheable = true;
     if (options.includeDirs.empty()) {
         appendField(key, source);
-    } else if (std::optional<std::string> preprocessed = preprocessInProcess(request)) {
-        appendField(key, *preprocessed);
     } else {
-        cacheable = false;
+        std::optional<std::string> preprocessed;
+        runOnLargeStack([&] { preprocessed = preprocessInProcess(request); });
+        if (preprocessed)
+            appendField(key, *preprocessed);
+        else
+            cacheable = false;
     }
 
     auto buildOnce = [&]() -> MemoryCache::Result {
@@ -92,8 +96,11 @@ Service::Outcome Service::compile(std::string_view source, const char *optionTex
             }
             ++diskMisses_;
         }
-        auto result = std::make_shared<CompileResult>(subprocess ? compileSubprocess(request)
-                                                                 : compileInProcess(request));
+        auto result = std::make_shared<CompileResult>();
+        if (subprocess)
+            *result = compileSubprocess(request);
+        else
+            runOnLargeStack([&] { *result = compileInProcess(request); });
         // The subprocess compiler's failures may be its environment's (no
         // clang-15 on PATH, a killed child): not kept.
         if (subprocess && !result->ok)

@@ -4,6 +4,7 @@
 #include "compiler_test_util.hpp"
 
 #include <cstring>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -287,6 +288,48 @@ TEST(Compile, EmptySource) {
     EXPECT_EQ(api().compile(nullptr, 5, nullptr, 0, nullptr, 0, &spirv, &size, &log),
               imex_l0_invalid_arguments);
     std::free(log);
+}
+
+// Runs `body` on a thread with a 1 MB stack, as a caller's worker thread may
+// have: the compile must not use the caller's stack for its recursion.
+template <typename Body> void onSmallStack(Body body) {
+    struct Job {
+        Body *body;
+        static void *run(void *self) {
+            (*static_cast<Job *>(self)->body)();
+            return nullptr;
+        }
+    } job{&body};
+    pthread_attr_t attr;
+    ASSERT_EQ(pthread_attr_init(&attr), 0);
+    ASSERT_EQ(pthread_attr_setstacksize(&attr, 1 << 20), 0);
+    pthread_t thread;
+    ASSERT_EQ(pthread_create(&thread, &attr, Job::run, &job), 0);
+    pthread_attr_destroy(&attr);
+    pthread_join(thread, nullptr);
+}
+
+// Expressions of tens of thousands of terms recurse that deep in clang's
+// parser and code generation: they compile, whatever the caller's stack.
+TEST(Compile, DeepExpressionsOnASmallCallerStack) {
+    if (subprocessMode())
+        GTEST_SKIP() << "the subprocess compiler's clang-15 runs on its own process's stack";
+    std::string chain = "kernel void k(global int *o) { int a = o[0]; o[1] = a";
+    for (int i = 0; i < 40000; ++i)
+        chain += " + a";
+    chain += "; }\n";
+    // 32,768 terms from a short macro.
+    std::string macro = "#define T2(x) x + x\n#define T4(x) T2(x) + T2(x)\n"
+                        "#define T16(x) T4(T4(x))\n#define T256(x) T16(T16(x))\n"
+                        "#define T32K(x) T256(T2(T2(T2(T2(T2(T2(T2(x))))))))\n"
+                        "kernel void k(global int *o) { int a = o[0]; o[1] = T32K(a); }\n";
+    Build chained, expanded;
+    onSmallStack([&] {
+        chained = compile(chain);
+        expanded = compile(macro);
+    });
+    expectValid(chained);
+    expectValid(expanded);
 }
 
 TEST(Compile, OneMegabyteSource) {

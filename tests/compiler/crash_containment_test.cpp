@@ -3,7 +3,9 @@
 //  - crash-translator: a SIGSEGV raised inside the SPIR-V translation of the
 //    first compile is contained;
 //  - optimizer-width: an optimised compile that meets an integer width the
-//    legaliser cannot rewrite is compiled again at -O0.
+//    legaliser cannot rewrite is compiled again at -O0;
+//  - IMEX_L0_COMPILER_STACK_BYTES small: a compile that exhausts its stack is
+//    contained like a crash.
 #include "compiler_test_util.hpp"
 
 #include <cstdlib>
@@ -34,6 +36,23 @@ TEST(CrashContainment, ACrashIsACompileErrorAndLaterCompilesGoToTheSubprocess) {
     ASSERT_EQ(next.status, imex_l0_success) << next.log;
     EXPECT_NE(next.log.find("ran in the subprocess compiler"), std::string::npos) << next.log;
     EXPECT_EQ(spirvVal(next.spirv), "");
+}
+
+// Exhausting the compile thread's stack (a 1 MiB one here; 40,000 terms need
+// about 10 MB) is a signal on a stack with no room left: the handler runs on
+// the thread's alternate stack, and the compile is an error.
+TEST(CrashContainment, StackExhaustionIsACompileError) {
+    const char *stack = std::getenv("IMEX_L0_COMPILER_STACK_BYTES");
+    if (!stack || std::strtoull(stack, nullptr, 0) > (4u << 20))
+        GTEST_SKIP() << "runs with IMEX_L0_COMPILER_STACK_BYTES of at most 4 MiB";
+    std::string chain = "kernel void k(global int *o) { int a = o[0]; o[1] = a";
+    for (int i = 0; i < 40000; ++i)
+        chain += " + a";
+    chain += "; }\n";
+    Build exhausted = compile(chain);
+    EXPECT_EQ(exhausted.status, imex_l0_compile_error);
+    EXPECT_NE(exhausted.log.find("internal compiler error"), std::string::npos)
+        << exhausted.log;
 }
 
 // The -O2 compile comes out as the -O0 compile of the same source: what was

@@ -210,9 +210,14 @@ TEST_F(StreamTest, ImmediateListWrappedAsRegularIsNamed) {
                                                       queue.get()));
     UsmBuffer buffer = allocShared(64);
     uint8_t value = 1;
+    ze_event_handle_t filled = nullptr;
     ASSERT_IMEX(imex_l0_interop_memset(stream.get(), buffer.get(), &value, 1, 64, 0, nullptr,
-                                       nullptr));
+                                       &filled));
     EXPECT_INVALID(imex_l0_stream_wait(stream.get()), "imex_l0_interop_stream_create");
+    // The immediate list ran the fill at once: it ends before the buffer goes.
+    ASSERT_ZE(zeEventHostSynchronize(filled, UINT64_MAX));
+    EXPECT_EQ(buffer.as<uint8_t>()[63], 1);
+    ASSERT_IMEX(imex_l0_event_release(engine.get(), filled));
 }
 
 TEST_F(StreamTest, CreateRejectsNullAndForeignHandles) {
