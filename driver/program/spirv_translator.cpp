@@ -1,8 +1,10 @@
 #include "spirv_translator.hpp"
 
+#include "division_guard.hpp"
 #include "generic_builtins.hpp"
 #include "image_builtins.hpp"
 #include "kernel_metadata.hpp"
+#include "recursion_check.hpp"
 #include "spirv_relaxations.hpp"
 #include "sub_groups.hpp"
 #include "translator_limits.hpp"
@@ -248,6 +250,12 @@ ze_result_t translateSpirv(const uint8_t *spirv, size_t size,
         return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
     }
 
+    std::string recursion = findRecursion(*module);
+    if (!recursion.empty()) {
+        *log += recursion;
+        return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+    }
+    guardIntegerDivision(*module);
     resolveGenericBuiltins(*module);
     resolveSubGroupBuiltins(*module);
     resolveImageBuiltins(*module);

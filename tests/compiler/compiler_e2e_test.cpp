@@ -390,3 +390,81 @@ TEST_F(OnDriver, StructByValueAndClStd20) {
     for (uint32_t i = 0; i < n; ++i)
         EXPECT_FLOAT_EQ(o[i], 2.0f * float(i) * 0.25f + 10.0f) << i;
 }
+
+// OpenCL C leaves x / 0 and x % 0 unspecified (and INT_MIN / -1 overflows):
+// a kernel that divides by a zero it reads at run time gets some value,
+// never a trap that ends the host process (a CPU's divide instruction
+// traps).
+TEST_F(OnDriver, IntegerDivisionByZeroDoesNotTrap) {
+    const char *src = R"(
+        kernel void divide(global int *q, global int *r, global uint *uq, global const int *d) {
+            size_t i = get_global_id(0);
+            int x = (int)i - 2;
+            q[i] = x / d[i];
+            r[i] = (x - 2147483646) % d[i];
+            uq[i] = (uint)i / (uint)d[i];
+        }
+        kernel void divide_vectors(global int4 *q, global const int4 *d) {
+            size_t i = get_global_id(0);
+            q[i] = (int4)(7, -7, (int)0x80000000, 9) / d[i];
+        })";
+    constexpr uint32_t n = 4;
+    int *q = alloc<int>(n), *r = alloc<int>(n), *d = alloc<int>(n);
+    uint32_t *uq = alloc<uint32_t>(n);
+    const int divisors[n] = {0, 3, -1, 0};
+    for (uint32_t i = 0; i < n; ++i)
+        d[i] = divisors[i];
+    ze_kernel_handle_t k = kernel(src, "divide");
+    ASSERT_NE(k, nullptr);
+    arg(k, 0, q);
+    arg(k, 1, r);
+    arg(k, 2, uq);
+    arg(k, 3, d);
+    run(k, 1, n);
+    // Defined results are right; the unspecified ones did not end the process.
+    EXPECT_EQ(q[1], -1 / 3);
+    EXPECT_EQ(q[2], 0);
+    EXPECT_EQ(r[1], (-1 - 2147483646) % 3);
+    EXPECT_EQ(uq[1], 1u / 3u);
+    int32_t *vq = alloc<int32_t>(8), *vd = alloc<int32_t>(8);
+    const int vdivisors[8] = {0, -1, -1, 3, 1, 0, 2, 0};
+    for (int i = 0; i < 8; ++i)
+        vd[i] = vdivisors[i];
+    ze_kernel_handle_t kv = kernel(src, "divide_vectors");
+    ASSERT_NE(kv, nullptr);
+    arg(kv, 0, vq);
+    arg(kv, 1, vd);
+    run(kv, 1, 2);
+    EXPECT_EQ(vq[1], 7);
+    EXPECT_EQ(vq[3], 3);
+    EXPECT_EQ(vq[4], 7);
+    EXPECT_EQ(vq[6], int(0x80000000) / 2);
+}
+
+// OpenCL C has no recursion; a device that cannot run it must refuse it when
+// the module is created, naming the functions, not crash at the launch.
+TEST_F(OnDriver, RecursionIsRefusedAtModuleCreation) {
+    const char *src = R"(
+        int odd(int n);
+        int even(int n) { return n == 0 ? 1 : odd(n - 1); }
+        int odd(int n) { return n == 0 ? 0 : even(n - 1); }
+        kernel void parity(global int *out, int n) { out[0] = even(n); })";
+    Build b = compile(src, "-O0");
+    ASSERT_EQ(b.status, imex_l0_success) << b.log;
+    ze_module_desc_t md = {ZE_STRUCTURE_TYPE_MODULE_DESC};
+    md.format = ZE_MODULE_FORMAT_IL_SPIRV;
+    md.inputSize = b.spirv.size();
+    md.pInputModule = reinterpret_cast<const uint8_t *>(b.spirv.data());
+    ze_module_handle_t module = nullptr;
+    ze_module_build_log_handle_t log = nullptr;
+    EXPECT_EQ(zeModuleCreate(context_, device_, &md, &module, &log),
+              ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
+    size_t size = 0;
+    ASSERT_EQ(zeModuleBuildLogGetString(log, &size, nullptr), ZE_RESULT_SUCCESS);
+    std::string text(size, '\0');
+    ASSERT_EQ(zeModuleBuildLogGetString(log, &size, text.data()), ZE_RESULT_SUCCESS);
+    zeModuleBuildLogDestroy(log);
+    EXPECT_NE(text.find("recursion"), std::string::npos) << text;
+    EXPECT_NE(text.find("even"), std::string::npos) << text;
+    EXPECT_NE(text.find("odd"), std::string::npos) << text;
+}
