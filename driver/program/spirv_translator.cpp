@@ -4,6 +4,7 @@
 #include "generic_builtins.hpp"
 #include "image_builtins.hpp"
 #include "kernel_metadata.hpp"
+#include "missing_builtins.hpp"
 #include "recursion_check.hpp"
 #include "spirv_relaxations.hpp"
 #include "sub_groups.hpp"
@@ -256,6 +257,7 @@ ze_result_t translateSpirv(const uint8_t *spirv, size_t size,
         return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
     }
     guardIntegerDivision(*module);
+    resolveMissingBuiltins(*module);
     resolveGenericBuiltins(*module);
     resolveSubGroupBuiltins(*module);
     resolveImageBuiltins(*module);

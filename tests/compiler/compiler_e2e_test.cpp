@@ -473,3 +473,78 @@ TEST_F(OnDriver, RecursionIsRefusedAtModuleCreation) {
     EXPECT_NE(text.find("even"), std::string::npos) << text;
     EXPECT_NE(text.find("odd"), std::string::npos) << text;
 }
+
+// Builtins PoCL's kernel library lacks for SPIR input (it expands them from
+// its own headers when it compiles source): fences, wait_group_events after
+// an async copy, and the reduced-precision half_ math functions, computed
+// and checked.
+TEST_F(OnDriver, FencesAsyncCopiesAndHalfPrecisionMath) {
+    const char *src = R"(
+        kernel void fences(global int *o) {
+            o[get_global_id(0)] = 1;
+            mem_fence(CLK_GLOBAL_MEM_FENCE);
+            read_mem_fence(CLK_LOCAL_MEM_FENCE);
+            write_mem_fence(CLK_GLOBAL_MEM_FENCE);
+            o[get_global_id(0)] += 1;
+        }
+        kernel void staged(global const int *in, global int *out, local int *tmp) {
+            event_t e = async_work_group_copy(tmp, in + get_group_id(0) * 16, 16, 0);
+            wait_group_events(1, &e);
+            size_t l = get_local_id(0);
+            out[get_global_id(0)] = tmp[15 - l];
+        }
+        kernel void halves(global const float *x, global float *o) {
+            float v = x[0];
+            float4 w = (float4)(v, v + 1.0f, v + 2.0f, v + 3.0f);
+            o[0] = half_exp(v);
+            o[1] = half_sqrt(v);
+            o[2] = half_divide(v, 3.0f);
+            o[3] = half_recip(v);
+            o[4] = half_log(v);
+            o[5] = half_powr(v, 2.0f);
+            o[6] = half_rsqrt(v);
+            o[7] = half_sin(v) + half_cos(v) + half_tan(v);
+            o[8] = half_exp2(v) + half_exp10(v) + half_log2(v) + half_log10(v);
+            float4 e = half_exp(w);
+            o[9] = e.x + e.y + e.z + e.w;
+        })";
+    int *o = alloc<int>(64);
+    ze_kernel_handle_t fences = kernel(src, "fences");
+    ASSERT_NE(fences, nullptr);
+    arg(fences, 0, o);
+    run(fences, 1, 64);
+    for (int i = 0; i < 64; ++i)
+        ASSERT_EQ(o[i], 2) << i;
+
+    constexpr uint32_t groups = 4;
+    int *in = alloc<int>(groups * 16), *out = alloc<int>(groups * 16);
+    for (uint32_t i = 0; i < groups * 16; ++i)
+        in[i] = int(i * 3);
+    ze_kernel_handle_t staged = kernel(src, "staged");
+    ASSERT_NE(staged, nullptr);
+    arg(staged, 0, in);
+    arg(staged, 1, out);
+    localArg(staged, 2, 16 * sizeof(int));
+    run(staged, groups, 16);
+    for (uint32_t g = 0; g < groups; ++g)
+        for (uint32_t l = 0; l < 16; ++l)
+            ASSERT_EQ(out[g * 16 + l], in[g * 16 + 15 - l]) << g << "," << l;
+
+    float *x = alloc<float>(1), *h = alloc<float>(10);
+    const float v = 0.75f;
+    x[0] = v;
+    ze_kernel_handle_t halves = kernel(src, "halves");
+    ASSERT_NE(halves, nullptr);
+    arg(halves, 0, x);
+    arg(halves, 1, h);
+    run(halves, 1, 1);
+    // half_ functions promise about 2^-11 relative error: full precision is within it.
+    const float expected[10] = {
+        std::exp(v),  std::sqrt(v),    v / 3.0f,
+        1.0f / v,     std::log(v),     std::pow(v, 2.0f),
+        1.0f / std::sqrt(v),           std::sin(v) + std::cos(v) + std::tan(v),
+        std::exp2(v) + std::pow(10.0f, v) + std::log2(v) + std::log10(v),
+        std::exp(v) + std::exp(v + 1) + std::exp(v + 2) + std::exp(v + 3)};
+    for (int i = 0; i < 10; ++i)
+        EXPECT_NEAR(h[i], expected[i], std::fabs(expected[i]) * 1e-3f + 1e-3f) << "output " << i;
+}
