@@ -152,4 +152,11 @@ BuildOptions parseBuildOptions(const char *options, size_t ndefines,
     return out;
 }
 
+std::vector<std::string> implementationArguments(const BuildOptions &options) {
+    // "CL1.2" -> 120, the value of CL_VERSION_1_2.
+    std::string version = std::string(1, options.clStd[2]) + options.clStd[4] + "0";
+    return {"-D__OPENCL_VERSION__=" + version,
+            "-cl-ext=-cl_amd_media_ops,-cl_amd_media_ops2,-cl_khr_gl_msaa_sharing"};
+}
+
 } // namespace imex_l0::compiler

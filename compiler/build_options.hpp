@@ -28,4 +28,13 @@ struct BuildOptions {
 BuildOptions parseBuildOptions(const char *options, size_t ndefines,
                                const imex_l0_define_t *defines);
 
+// The cc1 arguments for what an OpenCL implementation defines and clang
+// leaves to it, for both back ends (before the caller's own -D/-U, which may
+// override them): __OPENCL_VERSION__, here the version the compile targets
+// (Level Zero reports none for a device), and the removal of the extensions
+// the spir target claims but no Level Zero device has builtins for (AMD's
+// media ops have no SPIR-V form, and there is no OpenGL sharing). See
+// docs/compiler.md, "Predefined macros".
+std::vector<std::string> implementationArguments(const BuildOptions &options);
+
 } // namespace imex_l0::compiler

@@ -128,6 +128,8 @@ std::vector<std::string> cc1Arguments(const BuildOptions &options, Builtins buil
         "-resource-dir", IMEX_L0_CLANG_RESOURCE_DIR,
         "-I", kVirtualDir,
     };
+    for (std::string &arg : implementationArguments(options))
+        args.push_back(std::move(arg));
     if (builtins == Builtins::declared)
         args.push_back("-fdeclare-opencl-builtins");
     for (const std::string &dir : options.includeDirs) {

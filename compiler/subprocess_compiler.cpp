@@ -97,6 +97,8 @@ CompileResult compileSubprocess(const CompileRequest &request) {
         "-fdeclare-opencl-builtins", "-finclude-default-header",
         "-O" + std::to_string(options.optLevel),
         "-I", dir.string()};
+    for (std::string &arg : implementationArguments(options))
+        clang.push_back(std::move(arg));
     for (const std::string &inc : options.includeDirs) {
         clang.push_back("-I");
         clang.push_back(inc);

@@ -187,12 +187,11 @@ std::shared_ptr<KernelEntry> KernelCache::fromSource(const char *source, const c
     // Compile outside the lock: compiling is slow and other kernels of this
     // engine must not wait for it. The compiler has its own caches and locks.
     const imex_l0_compiler_api_t &compiler = compilerApi();
-    // The spir target declares cl_khr_fp16; a device without it gets a
-    // compile error at the first half arithmetic instead of a module its
-    // compiler cannot link. (Half as a storage format stays available.)
-    std::string options = buildOptions ? buildOptions : "";
-    if (!engine_.fp16())
-        options += " -cl-ext=-cl_khr_fp16";
+    // The device's features first, so the caller's options can still
+    // override them.
+    std::string options = engine_.featureOptions();
+    if (buildOptions)
+        options += std::string(" ") + buildOptions;
     Malloced spirv, log;
     size_t size = 0;
     imex_l0_status_t status = compiler.compile(

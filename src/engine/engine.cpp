@@ -87,6 +87,48 @@ void Engine::checkAllocationSize(size_t size) const {
                     "maxMemAllocSize)");
 }
 
+namespace {
+
+// -cl-ext (and -U) options removing what the device lacks, from what Level
+// Zero reports of it.
+std::string deviceFeatureOptions(ze_device_handle_t device,
+                                 const ze_device_module_properties_t &module,
+                                 const ze_device_properties_t &props) {
+    std::vector<std::string> absent;
+    // Without FP16 half stays a storage format: arithmetic on it is a compile
+    // error, not a module the device cannot link.
+    if (!(module.flags & ZE_DEVICE_MODULE_FLAG_FP16))
+        absent.push_back("cl_khr_fp16");
+    if (!(module.flags & ZE_DEVICE_MODULE_FLAG_FP64))
+        absent.insert(absent.end(), {"cl_khr_fp64", "__opencl_c_fp64"});
+    if (!(module.flags & ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS))
+        absent.insert(absent.end(), {"cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics"});
+    if (!(module.flags & ZE_DEVICE_MODULE_FLAG_DP4A))
+        absent.insert(absent.end(), {"cl_khr_integer_dot_product",
+                                     "__opencl_c_integer_dot_product_input_4x8bit",
+                                     "__opencl_c_integer_dot_product_input_4x8bit_packed"});
+    // Intel's video motion estimation exists on Intel GPUs only.
+    if (props.vendorId != 0x8086 || props.type != ZE_DEVICE_TYPE_GPU)
+        absent.push_back("cl_intel_device_side_avc_motion_estimation");
+    ze_device_image_properties_t images = {ZE_STRUCTURE_TYPE_DEVICE_IMAGE_PROPERTIES};
+    bool hasImages = zeDeviceGetImageProperties(device, &images) == ZE_RESULT_SUCCESS &&
+                     images.maxImageDims2D > 0;
+    if (!hasImages)
+        absent.insert(absent.end(),
+                      {"cl_khr_3d_image_writes", "cl_khr_depth_images", "cl_khr_mipmap_image",
+                       "cl_khr_mipmap_image_writes", "cl_khr_srgb_image_writes",
+                       "__opencl_c_images", "__opencl_c_read_write_images",
+                       "__opencl_c_3d_image_writes"});
+    std::string options;
+    for (const std::string &name : absent)
+        options += (options.empty() ? "-cl-ext=-" : ",-") + name;
+    if (!hasImages)
+        options += " -U__IMAGE_SUPPORT__";
+    return options;
+}
+
+} // namespace
+
 void Engine::init() {
     if (!driver_)
         failInvalid("driver is NULL");
@@ -129,7 +171,7 @@ void Engine::init() {
     uint32_t v = module.spirvVersionSupported;
     if (v != 0)
         spirvVersion_ = (ZE_MAJOR_VERSION(v) << 16) | (ZE_MINOR_VERSION(v) << 8);
-    fp16_ = (module.flags & ZE_DEVICE_MODULE_FLAG_FP16) != 0;
+    featureOptions_ = deviceFeatureOptions(device_, module, props);
 
     uint32_t groups = 0;
     IMEX_L0_ZE(zeDeviceGetCommandQueueGroupProperties(device_, &groups, nullptr));

@@ -52,9 +52,11 @@ public:
     uint32_t computeOrdinal() const { return computeOrdinal_; }
     // Highest SPIR-V version the device consumes, as 0x00MMmm00 (1.2 = 0x00010200).
     uint32_t spirvVersion() const { return spirvVersion_; }
-    // Whether the device computes with half (ZE_DEVICE_MODULE_FLAG_FP16,
-    // cl_khr_fp16); without it, OpenCL C compiled for it has no cl_khr_fp16.
-    bool fp16() const { return fp16_; }
+    // Build options that make OpenCL C compiled for the device see only the
+    // optional features it has: the spir target claims them all, and a
+    // kernel that tests an extension macro would otherwise take a path the
+    // device cannot link (docs/compiler.md, "Predefined macros").
+    const std::string &featureOptions() const { return featureOptions_; }
     // Whether a failed zeModuleCreate's build log can be read (see options.def).
     bool buildLogsReadable() const { return buildLogsReadable_; }
 
@@ -92,7 +94,7 @@ private:
     uint32_t kernelTimestampValidBits_ = 64;
     uint32_t computeOrdinal_ = 0;
     uint32_t spirvVersion_ = 0x00010200;
-    bool fp16_ = false;
+    std::string featureOptions_;
     bool buildLogsReadable_ = false;
     std::unique_ptr<EventPool> events_;
     std::once_flag timestampEventsOnce_;

@@ -273,6 +273,51 @@ TEST(Compile, IncludeDirectoriesWithDotsAreNormalised) {
     expectValid(absoluteUp);
 }
 
+// What an OpenCL implementation predefines: the version macros for every
+// -cl-std, the byte order, fast-relaxed-math, and no extension whose
+// builtins exist on no Level Zero device. Each is checked with #error, so
+// a missing or wrong macro is a compile error naming it.
+TEST(Compile, PredefinedMacros) {
+    const std::string common = R"(
+        #ifndef __OPENCL_VERSION__
+        #error __OPENCL_VERSION__ is not defined
+        #endif
+        #if !defined(CL_VERSION_1_0) || !defined(CL_VERSION_1_1) || !defined(CL_VERSION_1_2)
+        #error CL_VERSION_1_x are not defined
+        #endif
+        #if CL_VERSION_1_2 != 120 || CL_VERSION_2_0 != 200 || CL_VERSION_3_0 != 300
+        #error CL_VERSION_x_y have wrong values
+        #endif
+        #if __ENDIAN_LITTLE__ != 1
+        #error __ENDIAN_LITTLE__ is not 1
+        #endif
+        #if defined(cl_amd_media_ops) || defined(cl_amd_media_ops2) || defined(cl_khr_gl_msaa_sharing)
+        #error an extension without builtins on Level Zero is defined
+        #endif
+        #ifdef __FAST_RELAXED_MATH__
+        #error __FAST_RELAXED_MATH__ without -cl-fast-relaxed-math
+        #endif
+        // Host-only code hidden from OpenCL C, as real headers write it.
+        #ifndef __OPENCL_VERSION__
+        #include <host_only/defines.h>
+        typedef unsigned long long u64;
+        #else
+        typedef ulong u64;
+        #endif
+        kernel void k(global u64 *o) { o[0] = as_ulong((double)o[1]) + __OPENCL_VERSION__; }
+    )";
+    for (auto [std, version] : {std::pair{"CL1.2", 120}, {"CL2.0", 200}, {"CL3.0", 300}}) {
+        std::string src = "#if __OPENCL_VERSION__ != " + std::to_string(version) +
+                          "\n#error __OPENCL_VERSION__ is not " + std::to_string(version) +
+                          "\n#endif\n" + common;
+        expectValid(compile(src, (std::string("-cl-std=") + std).c_str()));
+    }
+    expectValid(compile("#if __OPENCL_VERSION__ != 120\n#error default is not 1.2\n#endif\n" + common));
+    expectValid(compile("#ifndef __FAST_RELAXED_MATH__\n#error missing\n#endif\n"
+                        "kernel void k(global float *o) { o[0] = sqrt(o[1]); }",
+                        "-cl-fast-relaxed-math"));
+}
+
 TEST(Compile, EmptySource) {
     // An empty translation unit is valid OpenCL C: a module without kernels.
     Build b = compile("");
