@@ -111,8 +111,10 @@ std::string deviceFeatureOptions(ze_device_handle_t device,
     if (props.vendorId != 0x8086 || props.type != ZE_DEVICE_TYPE_GPU)
         absent.push_back("cl_intel_device_side_avc_motion_estimation");
     ze_device_image_properties_t images = {ZE_STRUCTURE_TYPE_DEVICE_IMAGE_PROPERTIES};
-    bool hasImages = zeDeviceGetImageProperties(device, &images) == ZE_RESULT_SUCCESS &&
-                     images.maxImageDims2D > 0;
+    ze_result_t r = zeDeviceGetImageProperties(device, &images);
+    if (r != ZE_RESULT_ERROR_UNSUPPORTED_FEATURE)
+        checkZe(r, "zeDeviceGetImageProperties");
+    bool hasImages = r == ZE_RESULT_SUCCESS && images.maxImageDims2D > 0;
     if (!hasImages)
         absent.insert(absent.end(),
                       {"cl_khr_3d_image_writes", "cl_khr_depth_images", "cl_khr_mipmap_image",
