@@ -78,6 +78,11 @@ IMEX_L0_API void *gpuMemAlloc(void *stream, size_t size, size_t alignment, bool 
 IMEX_L0_API void gpuMemFree(void *stream, void *ptr);
 /** Asynchronous on the stream, after everything submitted before. */
 IMEX_L0_API void gpuMemCopy(void *stream, void *dst, void *src, size_t size);
+/** Fills size bytes at dst with the patternSize-byte pattern (1, 2, 4, ...
+ *  128, a power of two dividing size), asynchronously on the stream; the
+ *  pattern is copied before the call returns (gpu.memset's lowering). */
+IMEX_L0_API void gpuMemFill(void *stream, void *dst, const void *pattern, size_t patternSize,
+                            size_t size);
 
 /** Builds SPIR-V, cached by content: the same bytes at two addresses are one
  *  module; other bytes at a reused address are another module. A repeated

@@ -68,6 +68,13 @@ void gpuMemCopy(void *stream, void *dst, void *src, size_t size) {
     });
 }
 
+void gpuMemFill(void *stream, void *dst, const void *pattern, size_t patternSize, size_t size) {
+    gpuGuard(__func__, 0, [&] {
+        gpuStream(stream)->fill(dst, pattern, patternSize, size);
+        return 0;
+    });
+}
+
 void *gpuModuleLoad(void *stream, const void *spirv, size_t size) {
     return gpuGuard(__func__, static_cast<void *>(nullptr), [&] {
         return static_cast<void *>(&gpuStream(stream)->load(spirv, size));

@@ -70,7 +70,7 @@ TEST(ExportsTest, GpuRuntimeHeaderSymbolsAreExported) {
     ASSERT_GE(names.size(), 10u);
     for (const char *known : {"gpuCreateStream", "gpuStreamDestroy", "gpuDestroyStream",
                               "gpuMemAlloc", "gpuMemFree", "gpuModuleLoad", "gpuModuleUnload", "gpuKernelGet",
-                              "gpuLaunchKernel", "gpuWait", "gpuRecordEvent", "gpuWaitEvents",
+                              "gpuLaunchKernel", "gpuWait", "gpuRecordEvent", "gpuWaitEvents", "gpuMemFill",
                               "gpuSetErrorHandler"})
         EXPECT_TRUE(names.count(known)) << known << " not found by the header parser";
     expectExported(names);

@@ -1,6 +1,8 @@
-// The GPUX RFC's example, before the pass: upstream GPU dialect host code with
-// two input buffers (2.2 and 1.1), through imex-opt's pipeline, run by
-// mlir-runner-22 with libimex_l0_interop.so on the project's driver.
+// The GPUX RFC's example as the RFC writes it, before the pass: upstream GPU
+// dialect host code with two input buffers (2.2 and 1.1) and a kernel with
+// no SPIR-V attribute (set-spirv-abi-attrs gives it its entry-point ABI),
+// through imex-opt's pipeline, run by mlir-runner-22 with
+// libimex_l0_interop.so on the project's driver.
 // REQUIRES: runtime
 // RUN: imex-opt --gpux-lower-to-llvm %s | %run | FileCheck %s
 // CHECK: [3.3,  3.3,  3.3,  3.3,  3.3,  3.3,  3.3,  3.3]
@@ -28,7 +30,7 @@ module attributes {gpu.container_module} {
     return
   }
   gpu.module @main_kernel {
-    gpu.func @main_kernel(%arg0: memref<8xf32>, %arg1: memref<8xf32>, %arg2: memref<8xf32>) kernel attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [1, 1, 1]>} {
+    gpu.func @main_kernel(%arg0: memref<8xf32>, %arg1: memref<8xf32>, %arg2: memref<8xf32>) kernel {
       %0 = gpu.block_id  x
       %1 = memref.load %arg0[%0] : memref<8xf32>
       %2 = memref.load %arg1[%0] : memref<8xf32>

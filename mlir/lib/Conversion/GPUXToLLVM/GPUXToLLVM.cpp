@@ -7,6 +7,8 @@
 //   gpux.alloc           gpuMemAlloc(stream, bytes, 0, host_shared)
 //   gpux.dealloc         gpuMemFree(stream, allocated pointer)
 //   gpux.memcpy          gpuMemCopy(stream, dst, src, bytes)
+//   gpux.memset          gpuMemFill(stream, dst, &value, sizeof value, bytes)
+//                        (both + gpuWait when synchronous)
 //   gpux.wait            gpuWait(stream) (the async form: only its tokens)
 //   gpux.launch_func     gpuLaunchKernel(stream, kernel, grid, block, shared
 //                        bytes, ParamDesc[], EventDesc[]) (+ gpuWait when
@@ -55,7 +57,7 @@ using namespace mlir;
 // The gpu* functions, declared once per module before the conversion runs.
 struct Wrappers {
   LLVM::LLVMFuncOp createStream, streamDestroy, memAlloc, memFree, memCopy, moduleLoad,
-      kernelGet, launchKernel, wait, recordEvent, waitEvents;
+      kernelGet, launchKernel, wait, recordEvent, waitEvents, memFill;
 
   static Wrappers declare(ModuleOp module) {
     MLIRContext *ctx = module.getContext();
@@ -83,6 +85,7 @@ struct Wrappers {
     w.wait = fn("gpuWait", none, {ptr});
     w.recordEvent = fn("gpuRecordEvent", ptr, {ptr});
     w.waitEvents = fn("gpuWaitEvents", none, {ptr, ptr});
+    w.memFill = fn("gpuMemFill", none, {ptr, ptr, ptr, i64, i64});
     return w;
   }
 };
@@ -228,6 +231,8 @@ Value streamOf(Operation *op) {
     return dealloc.getGpuxStream();
   if (auto copy = dyn_cast<gpux::MemcpyOp>(op))
     return copy.getGpuxStream();
+  if (auto set = dyn_cast<gpux::MemsetOp>(op))
+    return set.getGpuxStream();
   if (auto wait = dyn_cast<gpux::WaitOp>(op))
     return wait.getGpuxStream();
   return {};
@@ -333,6 +338,13 @@ protected:
       call(b, op.getLoc(), w_.waitEvents, {stream, deps});
   }
 
+  // An op without an async token returns once its work is done (the GPU
+  // dialect's AsyncOpInterface): the host waits for the stream.
+  void waitIfSynchronous(OpBuilder &b, Op op, Value stream) const {
+    if (!op.getAsyncToken())
+      call(b, op.getLoc(), w_.wait, {stream});
+  }
+
   // Replaces `op` by `values` and, when it is async, its token: an event
   // recorded on `stream` now, or null (TokenPlan).
   void replaceWithToken(ConversionPatternRewriter &rewriter, Op op, SmallVector<Value> values,
@@ -427,6 +439,35 @@ struct MemcpyLowering : WrapperPattern<gpux::MemcpyOp> {
     call(rewriter, loc, w_.memCopy,
          {stream, dst.bufferPtr(rewriter, loc, converter, type),
           src.bufferPtr(rewriter, loc, converter, type), bytes});
+    waitIfSynchronous(rewriter, op, stream);
+    replaceWithToken(rewriter, op, {}, stream);
+    return success();
+  }
+};
+
+struct MemsetLowering : WrapperPattern<gpux::MemsetOp> {
+  using WrapperPattern::WrapperPattern;
+  LogicalResult matchAndRewrite(gpux::MemsetOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = llvm::cast<MemRefType>(op.getDst().getType());
+    if (!isConvertibleAndHasIdentityMaps(type))
+      return rewriter.notifyMatchFailure(op, "needs an identity-layout memref");
+    Location loc = op.getLoc();
+    MemRefDescriptor dst(adaptor.getDst());
+    Value bytes = getSizeInBytes(loc, type.getElementType(), rewriter);
+    Value elementBytes = bytes;
+    for (unsigned d = 0; d < unsigned(type.getRank()); ++d)
+      bytes = LLVM::MulOp::create(rewriter, loc, bytes, dst.size(rewriter, loc, d));
+    // The value is the fill's pattern, read from a stack slot.
+    Value value = adaptor.getValue();
+    Value slot = stackArray(rewriter, op, value.getType(), 1);
+    LLVM::StoreOp::create(rewriter, loc, value, slot);
+    Value stream = adaptor.getGpuxStream();
+    waitForDeps(rewriter, op, stream, adaptor.getAsyncDependencies());
+    call(rewriter, loc, w_.memFill,
+         {stream, dst.bufferPtr(rewriter, loc, *getTypeConverter(), type), slot, elementBytes,
+          bytes});
+    waitIfSynchronous(rewriter, op, stream);
     replaceWithToken(rewriter, op, {}, stream);
     return success();
   }
@@ -517,6 +558,32 @@ private:
   const KernelHandles &handles_;
 };
 
+// Host-side gpu dialect ops have no lowering here: the stream passes turn
+// the ones they know into gpux ops, and anything left (a gpu.launch that was
+// not outlined, gpu.host_register, ...) would survive the conversion and
+// fail later, far from its cause. Each is an error at the op instead.
+LogicalResult checkNoHostGpuOps(ModuleOp module) {
+  bool found = false;
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<gpu::GPUModuleOp, gpu::BinaryOp>(op))
+      return WalkResult::skip();
+    if (!isa<gpu::GPUDialect>(op->getDialect()))
+      return WalkResult::advance();
+    InFlightDiagnostic diag = op->emitOpError("has no lowering onto the gpu* runtime: ");
+    if (isa<gpu::LaunchOp>(op))
+      diag << "outline it first (gpu-kernel-outlining; gpux-lower-to-llvm does)";
+    else if (isa<gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp, gpu::MemsetOp, gpu::LaunchFuncOp,
+                 gpu::WaitOp>(op))
+      diag << "put it on a stream first (gpux-insert-stream or gpux-stream-from-argument)";
+    else
+      diag << "the gpux lowering supports gpu.alloc, gpu.dealloc, gpu.memcpy, gpu.memset, "
+              "gpu.launch_func and gpu.wait (and gpu.launch, once outlined)";
+    found = true;
+    return WalkResult::skip(); // its body's ops are not errors of their own
+  });
+  return failure(found);
+}
+
 struct ConvertGPUXToLLVM : impl::ConvertGPUXToLLVMBase<ConvertGPUXToLLVM> {
   using ConvertGPUXToLLVMBase::ConvertGPUXToLLVMBase;
 
@@ -541,6 +608,8 @@ struct ConvertGPUXToLLVM : impl::ConvertGPUXToLLVMBase<ConvertGPUXToLLVM> {
       return signalPassFailure();
     }
 
+    if (failed(checkNoHostGpuOps(module)))
+      return signalPassFailure();
     bool any = false;
     module.walk([&](Operation *op) {
       any = any || isa<gpux::GPUXDialect>(op->getDialect());
@@ -566,7 +635,7 @@ struct ConvertGPUXToLLVM : impl::ConvertGPUXToLLVMBase<ConvertGPUXToLLVM> {
     populateConversionTargetFromOperation(module, target, converter, patterns);
     TokenPlan plan(module);
     patterns.add<CreateStreamLowering, DestroyStreamLowering, AllocLowering, DeallocLowering,
-                 MemcpyLowering, WaitLowering>(converter, w, plan);
+                 MemcpyLowering, MemsetLowering, WaitLowering>(converter, w, plan);
     patterns.add<LaunchLowering>(converter, w, plan, handles);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();

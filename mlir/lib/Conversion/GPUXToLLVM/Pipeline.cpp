@@ -3,6 +3,7 @@
 // gpu.alloc, memref code) to LLVM dialect that mlir-runner and
 // mlir-translate --mlir-to-llvmir accept, calling the gpu* wrappers.
 #include "imex/Conversion/GPUXToLLVM/GPUXToLLVM.h"
+#include "imex/Dialect/GPUX/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Pass/PassManager.h"
@@ -28,9 +29,12 @@ struct LowerToLLVMOptions : mlir::PassPipelineOptions<LowerToLLVMOptions> {
 // Addresses, Int64, 64-bit indices) and are serialized by
 // gpu-module-to-binary; the host code goes through the gpux passes.
 void buildLowerToLLVM(mlir::OpPassManager &pm, const LowerToLLVMOptions &options) {
-  std::string pipeline = options.streamFromArgument ? "gpux-stream-from-argument"
-                                                    : "gpux-insert-stream";
-  pipeline += ",spirv-attach-target{ver=v1.0 caps=Addresses,Int64,Kernel}"
+  // Plain GPU-dialect input: gpu.launch bodies become kernels, and kernels
+  // without SPIR-V entry-point attributes get them (set-spirv-abi-attrs).
+  std::string pipeline = "gpu-kernel-outlining,";
+  pipeline += options.streamFromArgument ? "gpux-stream-from-argument" : "gpux-insert-stream";
+  pipeline += ",gpu.module(set-spirv-abi-attrs)"
+              ",spirv-attach-target{ver=v1.0 caps=Addresses,Int64,Kernel}"
               ",convert-gpu-to-spirv{use-64bit-index=true}"
               ",gpu.module(spirv.module(spirv-lower-abi-attrs,spirv-update-vce))"
               ",gpu-module-to-binary"
@@ -45,6 +49,10 @@ void buildLowerToLLVM(mlir::OpPassManager &pm, const LowerToLLVMOptions &options
 
 void registerGPUXToLLVMPasses() {
   registerConvertGPUXToLLVM();
+  // IMEX's spelling of the stream pass, for pipelines written for IMEX.
+  mlir::PassPipelineRegistration<>(
+      "convert-gpu-to-gpux", "IMEX's name of gpux-insert-stream",
+      [](mlir::OpPassManager &pm) { pm.addPass(gpux::createInsertStream()); });
   mlir::PassPipelineRegistration<LowerToLLVMOptions>(
       "gpux-lower-to-llvm",
       "Lowers upstream GPU-dialect programs to LLVM dialect calling the gpu* wrappers",

@@ -23,7 +23,9 @@ module attributes {gpu.container_module} {
   // CHECK:       llvm.store %[[E]]
   // CHECK:       llvm.call @gpuLaunchKernel(%[[S]], %[[K]], {{.*}})
   // CHECK-NEXT:  llvm.call @gpuWait(%[[S]])
+  // A synchronous copy returns once it is done.
   // CHECK:       llvm.call @gpuMemCopy(%[[S]], {{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64) -> ()
+  // CHECK-NEXT:  llvm.call @gpuWait(%[[S]])
   // CHECK:       llvm.call @gpuMemFree(%[[S]], %{{.*}})
   // CHECK:       llvm.call @gpuWait(%[[S]])
   // CHECK:       llvm.call @gpuStreamDestroy(%[[S]])

@@ -14,8 +14,9 @@ namespace imex {
 /// The runtimes the GPUX RFC names. Only level_zero exists on this platform.
 enum class Runtime { sycl, level_zero };
 
-/// The RFC's createConvertGPUXToLLVMPass(Runtime).
-std::unique_ptr<mlir::Pass> createConvertGPUXToLLVMPass(Runtime runtime);
+/// The RFC's createConvertGPUXToLLVMPass(Runtime); IMEX's code calls it
+/// without an argument.
+std::unique_ptr<mlir::Pass> createConvertGPUXToLLVMPass(Runtime runtime = Runtime::level_zero);
 
 /// Registers the pass and the gpux-lower-to-llvm pipeline.
 void registerGPUXToLLVMPasses();

@@ -113,6 +113,14 @@ LogicalResult MemcpyOp::verify() {
   return success();
 }
 
+LogicalResult MemsetOp::verify() {
+  auto dst = llvm::cast<MemRefType>(getDst().getType());
+  if (dst.getElementType() != getValue().getType())
+    return emitOpError("sets ") << dst.getElementType() << " elements to a value of type "
+                                << getValue().getType();
+  return success();
+}
+
 LogicalResult LaunchFuncOp::verify() {
   if (getKernel().getNestedReferences().size() != 1)
     return emitOpError("kernel must be a nested symbol @module::@function, got ")

@@ -9,7 +9,8 @@ using namespace mlir;
 namespace imex::gpux {
 
 static bool isGpuHostOp(Operation *op) {
-  return isa<gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp, gpu::LaunchFuncOp, gpu::WaitOp>(op);
+  return isa<gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp, gpu::MemsetOp, gpu::LaunchFuncOp,
+             gpu::WaitOp>(op);
 }
 
 bool hasGpuHostOps(func::FuncOp func) {
@@ -39,6 +40,10 @@ static LogicalResult rewrite(OpBuilder &b, Operation *op, Value stream) {
     replacement = MemcpyOp::create(b, loc, tokenType(copy.getAsyncToken()),
                                    copy.getAsyncDependencies(), stream, copy.getDst(),
                                    copy.getSrc());
+  } else if (auto set = dyn_cast<gpu::MemsetOp>(op)) {
+    replacement = MemsetOp::create(b, loc, tokenType(set.getAsyncToken()),
+                                   set.getAsyncDependencies(), stream, set.getDst(),
+                                   set.getValue());
   } else if (auto wait = dyn_cast<gpu::WaitOp>(op)) {
     replacement = WaitOp::create(b, loc, tokenType(wait.getAsyncToken()),
                                  wait.getAsyncDependencies(), stream);

@@ -83,6 +83,20 @@ def GPUX_MemcpyOp : GPUX_Op<"memcpy", [GPU_AsyncOpInterface]> {
   let hasVerifier = 1;
 }
 
+def GPUX_MemsetOp : GPUX_Op<"memset", [GPU_AsyncOpInterface]> {
+  let summary = "gpu.memset on an explicit stream";
+  let arguments = (ins Variadic<GPU_AsyncToken>:$asyncDependencies,
+                   GPUX_StreamType:$gpux_stream,
+                   Arg<AnyMemRef, "", [MemWrite]>:$dst,
+                   AnyType:$value);
+  let results = (outs Optional<GPU_AsyncToken>:$asyncToken);
+  let assemblyFormat = [{
+    custom<AsyncDependencies>(type($asyncToken), $asyncDependencies)
+    `(` $gpux_stream `,` $dst `,` $value `)` attr-dict `:` type($dst) `,` type($value)
+  }];
+  let hasVerifier = 1;
+}
+
 def GPUX_WaitOp : GPUX_Op<"wait", [GPU_AsyncOpInterface]> {
   let summary = "gpu.wait on an explicit stream";
   let arguments = (ins Variadic<GPU_AsyncToken>:$asyncDependencies,

@@ -5,6 +5,8 @@
 #include "imex/Dialect/GPUX/IR/GPUXDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Pass/Pass.h"
 
 namespace imex::gpux {
@@ -12,7 +14,7 @@ namespace imex::gpux {
 #define GEN_PASS_DECL
 #include "imex/Dialect/GPUX/Transforms/Passes.h.inc"
 
-/// Rewrites the GPU host ops of `func` (gpu.alloc, gpu.dealloc, gpu.memcpy,
+/// Rewrites the GPU host ops of `func` (gpu.alloc, gpu.dealloc, gpu.memcpy, gpu.memset,
 /// gpu.launch_func, gpu.wait) to their gpux forms on `stream`. Fails, with a
 /// diagnostic, on a launch the gpux form cannot express.
 mlir::LogicalResult rewriteOnStream(mlir::func::FuncOp func, mlir::Value stream);
