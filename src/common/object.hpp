@@ -26,12 +26,9 @@ private:
 // Returns the object behind a public handle or throws invalid_arguments
 // naming the argument.
 template <typename Object, typename Handle> Object *validate(Handle handle, const char *what) {
-    if (!handle)
-        failInvalid(std::string(what) + " is NULL");
     auto *object = reinterpret_cast<Object *>(handle);
-    if (!object->tagValid())
-        failInvalid(std::string(what) +
-                    " is not a live object of its type (destroyed, or a different handle type)");
+    if (!handle || !object->tagValid())
+        failInvalidHandle(!handle, what);
     return object;
 }
 

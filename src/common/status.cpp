@@ -9,13 +9,22 @@ namespace imex_l0 {
 
 namespace {
 // Per thread, as the API promises: a failure on one thread never overwrites
-// the message another thread is about to read.
-thread_local std::string lastError;
+// the message another thread is about to read. Every call clears it, so it
+// uses the initial-exec model: an access is one instruction, not a call of
+// __tls_get_addr (32 bytes of the static TLS space a library may use).
+thread_local std::string lastError __attribute__((tls_model("initial-exec")));
 } // namespace
 
 void fail(imex_l0_status_t status, std::string message) { throw Error(status, std::move(message)); }
 
 void failInvalid(std::string message) { fail(imex_l0_invalid_arguments, std::move(message)); }
+
+void failInvalidHandle(bool isNull, const char *what) {
+    failInvalid(std::string(what) +
+                (isNull ? " is NULL"
+                        : " is not a live object of its type (destroyed, or a different handle "
+                          "type)"));
+}
 
 const char *zeResultName(ze_result_t result) {
     switch (result) {

@@ -25,6 +25,9 @@ private:
 
 [[noreturn]] void fail(imex_l0_status_t status, std::string message);
 [[noreturn]] void failInvalid(std::string message);
+// The message of a refused public handle (validate(), object.hpp): out of
+// line, so that the launch paths inline only the check.
+[[noreturn]] void failInvalidHandle(bool isNull, const char *what);
 
 // Throws Error(runtime_error or out_of_memory) naming the L0 call when result
 // is not ZE_RESULT_SUCCESS.

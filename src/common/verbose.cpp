@@ -24,13 +24,6 @@ Verbosity fromEnvironment() {
     return Verbosity::error;
 }
 
-// The level, read on every API call: an atomic, from the environment until
-// imex_l0_set_log_level sets it.
-std::atomic<int> &level() {
-    static std::atomic<int> value{static_cast<int>(fromEnvironment())};
-    return value;
-}
-
 // Guards the sink and serialises lines from several threads. Recursive, as
 // the callback runs under it and may call the library (even to set another
 // callback).
@@ -44,9 +37,19 @@ thread_local bool inCallback = false;
 
 } // namespace
 
-Verbosity verbosity() { return static_cast<Verbosity>(level().load(std::memory_order_relaxed)); }
+std::atomic<int> detail::level{detail::kUnread};
 
-void setVerbosity(Verbosity v) { level().store(static_cast<int>(v), std::memory_order_relaxed); }
+Verbosity detail::readLevel() {
+    // Racing first reads store the same value.
+    Verbosity v = fromEnvironment();
+    int expected = kUnread;
+    level.compare_exchange_strong(expected, static_cast<int>(v), std::memory_order_relaxed);
+    return static_cast<Verbosity>(level.load(std::memory_order_relaxed));
+}
+
+void setVerbosity(Verbosity v) {
+    detail::level.store(static_cast<int>(v), std::memory_order_relaxed);
+}
 
 void setLogCallback(imex_l0_log_callback_t callback, void *userData) {
     std::lock_guard<std::recursive_mutex> lock(sinkMutex);

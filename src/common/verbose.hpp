@@ -6,6 +6,7 @@
 
 #include "imex_l0_interop.h"
 
+#include <atomic>
 #include <chrono>
 #include <string>
 
@@ -13,7 +14,19 @@ namespace imex_l0 {
 
 enum class Verbosity { none = -1, error = 0, warn = 1, info = 2, trace = 3 };
 
-Verbosity verbosity();
+namespace detail {
+// The level, read on every API call: from IMEX_L0_VERBOSE at the first read
+// (kUnread until then) or imex_l0_set_log_level. A plain atomic, so that a
+// call pays one load, not a function-local static's guard.
+constexpr int kUnread = -2;
+extern std::atomic<int> level;
+Verbosity readLevel();
+} // namespace detail
+
+inline Verbosity verbosity() {
+    int v = detail::level.load(std::memory_order_relaxed);
+    return v == detail::kUnread ? detail::readLevel() : static_cast<Verbosity>(v);
+}
 void setVerbosity(Verbosity level);
 void setLogCallback(imex_l0_log_callback_t callback, void *userData);
 inline bool verboseAt(Verbosity level) { return verbosity() >= level; }

@@ -116,23 +116,19 @@ void groups(KernelEntry &k, const imex_l0_range_t &range, Engine *engine, uint32
             size[d] = l32;
             groupCount[d] = n;
         }
-        checkGroupSize(engine->compute(), size, "local");
     }
     count = {groupCount[0], groupCount[1], groupCount[2]};
 }
 
 } // namespace
 
-void Kernel::checkUsm(size_t index, const void *ptr) {
-    std::atomic<const void *> &checked = checkedUsm_[index];
-    if (checked.load(std::memory_order_relaxed) == ptr)
-        return;
+void Kernel::queryUsm(size_t index, const void *ptr) {
     if (usmAllocation(engine()->context(), ptr).type == ZE_MEMORY_TYPE_UNKNOWN)
         failInvalid(argName(index, entry_->name) +
                     " is not USM of the engine's context (a malloc() or stack pointer, freed "
                     "memory, or USM of another context): allocate it with zeMemAlloc* on that "
                     "context, or pass a memory object");
-    checked.store(ptr, std::memory_order_relaxed);
+    checkedUsm_[index].store(ptr, std::memory_order_relaxed);
 }
 
 void Kernel::execute(Stream &stream, size_t nargs, const imex_l0_exec_arg_t *args,
@@ -161,7 +157,7 @@ void Kernel::execute(Stream &stream, size_t nargs, const imex_l0_exec_arg_t *arg
     groups(k, range, engine(), size, count);
     ze_event_handle_t signal = stream.signalEvent(returnEvent);
     try {
-        k.append(stream.list(), values.data(), nargs, size, count, signal, uint32_t(ndeps),
+        k.append(stream.list(), values.data(), nargs, size, "local", count, signal, uint32_t(ndeps),
                  const_cast<ze_event_handle_t *>(deps));
     } catch (...) {
         stream.dropEvent(signal);

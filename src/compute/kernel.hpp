@@ -35,8 +35,13 @@ public:
                  ze_event_handle_t *returnEvent, uint32_t *localUsed = nullptr);
 
 private:
-    // Refuses a USM argument that is no allocation of the engine's context.
-    void checkUsm(size_t index, const void *ptr);
+    // Refuses a USM argument that is no allocation of the engine's context;
+    // a pointer found to be one at the last launch passes without a query.
+    void checkUsm(size_t index, const void *ptr) {
+        if (checkedUsm_[index].load(std::memory_order_relaxed) != ptr)
+            queryUsm(index, ptr);
+    }
+    void queryUsm(size_t index, const void *ptr);
 
     EngineChild child_;
     std::shared_ptr<KernelEntry> entry_;

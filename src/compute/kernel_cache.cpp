@@ -136,6 +136,7 @@ const std::shared_ptr<KernelEntry> &KernelCache::kernel(Module &module, const ch
     entry->args = signature->second;
     entry->owner = this;
     entry->localMemoryLimit = engine_.compute().maxSharedLocalMemory;
+    entry->compute = &engine_.compute();
     for (const ArgInfo &a : entry->args)
         entry->hasLocalArgs = entry->hasLocalArgs || a.kind == imex_l0_arg_kind_local;
     ze_kernel_desc_t desc = {ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, name};

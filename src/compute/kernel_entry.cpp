@@ -40,11 +40,16 @@ void KernelEntry::checkLocalMemory(const ArgValue *values, size_t nvalues) const
 }
 
 void KernelEntry::append(ze_command_list_handle_t list, const ArgValue *values, size_t nvalues,
-                         const uint32_t groupSize[3], const ze_group_count_t &count,
-                         ze_event_handle_t signal, uint32_t ndeps, ze_event_handle_t *deps) {
+                         const uint32_t groupSize[3], const char *sizeName,
+                         const ze_group_count_t &count, ze_event_handle_t signal, uint32_t ndeps,
+                         ze_event_handle_t *deps) {
     if (hasLocalArgs)
         checkLocalMemory(values, nvalues);
     std::lock_guard<std::mutex> lock(launchMutex_);
+    const bool newGroupSize = groupSize_[0] != groupSize[0] || groupSize_[1] != groupSize[1] ||
+                              groupSize_[2] != groupSize[2];
+    if (newGroupSize) // before any state of the handle changes
+        checkGroupSize(*compute, groupSize, sizeName);
     for (size_t i = 0; i < nvalues; ++i) {
         ze_result_t r =
             zeKernelSetArgumentValue(handle, uint32_t(i), values[i].size, values[i].ptr);
@@ -63,8 +68,7 @@ void KernelEntry::append(ze_command_list_handle_t list, const ArgValue *values, 
                  : imex_l0_runtime_error,
              message);
     }
-    if (groupSize_[0] != groupSize[0] || groupSize_[1] != groupSize[1] ||
-        groupSize_[2] != groupSize[2]) {
+    if (newGroupSize) {
         IMEX_L0_ZE(zeKernelSetGroupSize(handle, groupSize[0], groupSize[1], groupSize[2]));
         groupSize_ = {groupSize[0], groupSize[1], groupSize[2]};
     }

@@ -43,14 +43,19 @@ struct KernelEntry : Tagged<0x4b454e545259ull /* "KENTRY" */> {
     // maxSharedLocalMemory): launches asking for more are refused before
     // they reach the driver, whose device may not survive them.
     uint64_t localMemoryLimit = UINT64_MAX;
+    // The device's group-size maxima (the engine's, which outlives the entry).
+    const ze_device_compute_properties_t *compute = nullptr;
     bool hasLocalArgs = false; // any argument of kind imex_l0_arg_kind_local
 
     // Sets the arguments and group size and appends the launch, all under
     // launchMutex: Level Zero kernel arguments are state on the handle, and
     // the spec captures them at append time, so holding the lock across
-    // set + append makes concurrent launches from several threads safe.
+    // set + append makes concurrent launches from several threads safe. A
+    // group size other than the last one set is checked against the device
+    // first (checkGroupSize, naming it sizeName): the check is made once per
+    // size change, not per launch.
     void append(ze_command_list_handle_t list, const ArgValue *values, size_t nvalues,
-                const uint32_t groupSize[3], const ze_group_count_t &count,
+                const uint32_t groupSize[3], const char *sizeName, const ze_group_count_t &count,
                 ze_event_handle_t signal, uint32_t ndeps, ze_event_handle_t *deps);
 
     // zeKernelSuggestGroupSize for a global size, remembered for the next
