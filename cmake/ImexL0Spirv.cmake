@@ -24,6 +24,8 @@ function(imex_l0_add_spirv out_var)
       COMMENT "SPIR-V ${name}.spv"
       VERBATIM)
     list(APPEND outputs "${spv}")
+    # Every test kernel, for the CUDA backend's PTX check (driver/cuda/tests).
+    set_property(GLOBAL APPEND PROPERTY IMEX_L0_ALL_SPIRV "${spv}")
   endforeach()
   set(${out_var} ${outputs} PARENT_SCOPE)
 endfunction()

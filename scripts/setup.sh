@@ -9,6 +9,8 @@ PACKAGES=(
   ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
   clang-15 libclang-common-15-dev libclang-15-dev libclang-cpp15-dev llvm-15-dev llvm-15-tools
   libllvmspirvlib-15-dev llvm-spirv-15
+  # libclc's NVPTX builtins: the CUDA backend links them into every module
+  libclc-15
   spirv-tools
   libgtest-dev libgmock-dev libbenchmark-dev
   # MLIR 22 (tests of the mgpu* runtime: mlir-opt/-runner/-translate, llc, lit,

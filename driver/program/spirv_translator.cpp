@@ -170,9 +170,9 @@ ze_result_t checkSpirvHeader(const uint8_t *spirv, size_t size, std::string *log
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t translateSpirv(const uint8_t *spirv, size_t size,
-                           const std::vector<SpecConstant> &specConstants, TranslatedModule *out,
-                           std::string *log) {
+ze_result_t readSpirvModule(const uint8_t *spirv, size_t size,
+                            const std::vector<SpecConstant> &specConstants, bool opaquePointers,
+                            SpirvModule *out, std::string *log) {
     ze_result_t result = checkSpirvHeader(spirv, size, log);
     if (result != ZE_RESULT_SUCCESS)
         return result;
@@ -189,10 +189,10 @@ ze_result_t translateSpirv(const uint8_t *spirv, size_t size,
         return result;
 
     SPIRV::TranslatorOpts options;
-    // Whatever extension the producer used is accepted on input; if PoCL
-    // cannot handle the result, its build log says so.
+    // Whatever extension the producer used is accepted on input; if the
+    // device compiler cannot handle the result, its build log says so.
     options.enableAllExtensions();
-    // SPIR 1.2 consumers understand the OpenCL 1.2 mangled builtins.
+    // SPIR 1.2 consumers (and libclc) understand the OpenCL 1.2 mangled builtins.
     options.setDesiredBIsRepresentation(SPIRV::BIsRepresentation::OpenCL12);
     // SPIR-V integers have no signedness, so kernel_arg_type rebuilt from the
     // types says "int" for a uint argument. A producer that kept the OpenCL
@@ -207,12 +207,9 @@ ze_result_t translateSpirv(const uint8_t *spirv, size_t size,
     // On the heap, so that a crash can leave it, and what the translator had
     // built in it, unreleased.
     auto context = std::make_unique<llvm::LLVMContext>();
-    // SPIR 1.2 is defined on typed pointers, so that is what the bitcode
-    // handed over as SPIR carries. (PoCL 3.1 on LLVM 15 was measured to build
-    // and run these kernels from opaque-pointer bitcode too, but other SPIR
-    // consumers need not.) LLVM 15 defaults to opaque pointers unless told
-    // otherwise before the first pointer type is created.
-    context->setOpaquePointers(false);
+    // LLVM 15 defaults to opaque pointers unless told otherwise before the
+    // first pointer type is created.
+    context->setOpaquePointers(opaquePointers);
 
     // The words as repaired, not the caller's bytes.
     std::string input(reinterpret_cast<const char *>(words.data()), words.size() * sizeof(uint32_t));
@@ -242,8 +239,8 @@ ze_result_t translateSpirv(const uint8_t *spirv, size_t size,
         return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
     }
 
-    // PoCL is built with assertions too; IR the verifier rejects must not
-    // reach it.
+    // The device compilers are built with assertions too; IR the verifier
+    // rejects must not reach them.
     std::string verifierMessage;
     llvm::raw_string_ostream verifierStream(verifierMessage);
     if (llvm::verifyModule(*module, &verifierStream)) {
@@ -256,15 +253,34 @@ ze_result_t translateSpirv(const uint8_t *spirv, size_t size,
         *log += recursion;
         return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
     }
-    guardIntegerDivision(*module);
-    resolveMissingBuiltins(*module);
-    resolveGenericBuiltins(*module);
-    resolveSubGroupBuiltins(*module);
-    resolveImageBuiltins(*module);
     out->kernels = kernelInfoFromModule(*module);
+    out->module = std::move(module);
+    out->context = std::move(context);
+    return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t translateSpirv(const uint8_t *spirv, size_t size,
+                           const std::vector<SpecConstant> &specConstants, TranslatedModule *out,
+                           std::string *log) {
+    // SPIR 1.2 is defined on typed pointers, so that is what the bitcode
+    // handed over as SPIR carries. (PoCL 3.1 on LLVM 15 was measured to build
+    // and run these kernels from opaque-pointer bitcode too, but other SPIR
+    // consumers need not.)
+    SpirvModule read;
+    ze_result_t result =
+        readSpirvModule(spirv, size, specConstants, /*opaquePointers=*/false, &read, log);
+    if (result != ZE_RESULT_SUCCESS)
+        return result;
+    llvm::Module &module = *read.module;
+    guardIntegerDivision(module);
+    resolveMissingBuiltins(module);
+    resolveGenericBuiltins(module);
+    resolveSubGroupBuiltins(module);
+    resolveImageBuiltins(module);
+    out->kernels = std::move(read.kernels);
     llvm::SmallVector<char, 0> bitcode;
     llvm::raw_svector_ostream bitcodeStream(bitcode);
-    llvm::WriteBitcodeToFile(*module, bitcodeStream);
+    llvm::WriteBitcodeToFile(module, bitcodeStream);
     out->bitcode.assign(bitcode.begin(), bitcode.end());
     return ZE_RESULT_SUCCESS;
 }

@@ -1,8 +1,13 @@
-// SPIR-V in, SPIR 1.2 bitcode plus kernel metadata out.
+// SPIR-V in: LLVM IR for any device compiler (readSpirvModule), or SPIR 1.2
+// bitcode plus kernel metadata for PoCL (translateSpirv).
 #pragma once
 
 #include "program_builder.hpp"
 
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,6 +23,21 @@ struct TranslatedModule {
 // ZE_RESULT_ERROR_INVALID_ARGUMENT with a reason in `log` when the bytes are
 // not SPIR-V at all.
 ze_result_t checkSpirvHeader(const uint8_t *spirv, size_t size, std::string *log);
+
+// A translated module in a context of its own (destroyed after the module).
+struct SpirvModule {
+    std::unique_ptr<llvm::LLVMContext> context;
+    std::unique_ptr<llvm::Module> module;
+    std::vector<KernelInfo> kernels; // every kernel, in module order
+};
+
+// What every device compiler starts from: header checks, SPIRV-Tools
+// validation, the translator (SPIR-V -> LLVM IR with OpenCL 1.2 builtin
+// calls and SPIR address spaces, typed or opaque pointers as asked), the
+// verifier, and the refusal of recursion. Returns like translateSpirv.
+ze_result_t readSpirvModule(const uint8_t *spirv, size_t size,
+                            const std::vector<SpecConstant> &specConstants, bool opaquePointers,
+                            SpirvModule *out, std::string *log);
 
 // Header checks, SPIRV-Tools validation, then the translator. Returns
 // ZE_RESULT_SUCCESS, ZE_RESULT_ERROR_INVALID_ARGUMENT (not SPIR-V) or

@@ -1,0 +1,70 @@
+#include "cuda_api.hpp"
+
+#include <dlfcn.h>
+
+#include <mutex>
+
+namespace ze_cuda {
+
+std::string CudaApi::describe(CUresult result) const {
+    const char *text = nullptr;
+    if (cuGetErrorString(result, &text) != CUDA_SUCCESS || !text)
+        return "CUDA error " + std::to_string(result);
+    return text;
+}
+
+const CudaApi *loadCudaApi(std::string *why) {
+    static std::once_flag once;
+    static CudaApi api;
+    static bool loaded = false;
+    static std::string failure;
+    std::call_once(once, [] {
+        // Never closed: the driver's entry points stay in use until exit.
+        void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (!library) {
+            failure = std::string("libcuda.so.1 is not loadable (no NVIDIA driver): ") + dlerror();
+            return;
+        }
+        bool all = true;
+        auto find = [&](auto &entry, const char *name) {
+            entry = reinterpret_cast<std::remove_reference_t<decltype(entry)>>(dlsym(library, name));
+            if (!entry) {
+                all = false;
+                failure += std::string(failure.empty() ? "libcuda.so.1 lacks " : ", ") + name;
+            }
+        };
+        find(api.cuInit, "cuInit");
+        find(api.cuGetErrorString, "cuGetErrorString");
+        find(api.cuDeviceGetCount, "cuDeviceGetCount");
+        find(api.cuDeviceGet, "cuDeviceGet");
+        find(api.cuDeviceGetName, "cuDeviceGetName");
+        find(api.cuDeviceGetAttribute, "cuDeviceGetAttribute");
+        find(api.cuDeviceTotalMem, "cuDeviceTotalMem_v2");
+        find(api.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
+        find(api.cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2");
+        find(api.cuCtxSetCurrent, "cuCtxSetCurrent");
+        find(api.cuCtxSynchronize, "cuCtxSynchronize");
+        find(api.cuModuleLoadDataEx, "cuModuleLoadDataEx");
+        find(api.cuModuleGetFunction, "cuModuleGetFunction");
+        find(api.cuModuleUnload, "cuModuleUnload");
+        find(api.cuMemAlloc, "cuMemAlloc_v2");
+        find(api.cuMemFree, "cuMemFree_v2");
+        find(api.cuMemcpyHtoD, "cuMemcpyHtoD_v2");
+        find(api.cuMemcpyDtoH, "cuMemcpyDtoH_v2");
+        find(api.cuLaunchKernel, "cuLaunchKernel");
+        find(api.cuStreamCreate, "cuStreamCreate");
+        find(api.cuStreamSynchronize, "cuStreamSynchronize");
+        find(api.cuStreamDestroy, "cuStreamDestroy_v2");
+        find(api.cuEventCreate, "cuEventCreate");
+        find(api.cuEventRecord, "cuEventRecord");
+        find(api.cuEventSynchronize, "cuEventSynchronize");
+        find(api.cuEventElapsedTime, "cuEventElapsedTime");
+        find(api.cuEventDestroy, "cuEventDestroy_v2");
+        loaded = all;
+    });
+    if (!loaded && why)
+        *why = failure;
+    return loaded ? &api : nullptr;
+}
+
+} // namespace ze_cuda

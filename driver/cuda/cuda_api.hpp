@@ -1,0 +1,68 @@
+// The CUDA driver API as the CUDA backend uses it, loaded from libcuda.so.1
+// at run time (dlopen), so that nothing of the backend needs the CUDA toolkit
+// to build and a machine without an NVIDIA GPU simply has no device. The
+// types and values are the driver API's (cuda.h), declared here for the
+// entry points used; the _v2 names are those cuda.h's macros select.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace ze_cuda {
+
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+using CUcontext = struct CUctx_st *;
+using CUmodule = struct CUmod_st *;
+using CUfunction = struct CUfunc_st *;
+using CUstream = struct CUstream_st *;
+using CUevent = struct CUevent_st *;
+
+constexpr CUresult CUDA_SUCCESS = 0;
+constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
+constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
+constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
+constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
+constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
+
+struct CudaApi {
+    CUresult (*cuInit)(unsigned);
+    CUresult (*cuGetErrorString)(CUresult, const char **);
+    CUresult (*cuDeviceGetCount)(int *);
+    CUresult (*cuDeviceGet)(CUdevice *, int);
+    CUresult (*cuDeviceGetName)(char *, int, CUdevice);
+    CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
+    CUresult (*cuDeviceTotalMem)(size_t *, CUdevice);
+    CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
+    CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
+    CUresult (*cuCtxSetCurrent)(CUcontext);
+    CUresult (*cuCtxSynchronize)();
+    CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *, void **);
+    CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
+    CUresult (*cuModuleUnload)(CUmodule);
+    CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
+    CUresult (*cuMemFree)(CUdeviceptr);
+    CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
+    CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
+    CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
+                               unsigned, unsigned, CUstream, void **, void **);
+    CUresult (*cuStreamCreate)(CUstream *, unsigned);
+    CUresult (*cuStreamSynchronize)(CUstream);
+    CUresult (*cuStreamDestroy)(CUstream);
+    CUresult (*cuEventCreate)(CUevent *, unsigned);
+    CUresult (*cuEventRecord)(CUevent, CUstream);
+    CUresult (*cuEventSynchronize)(CUevent);
+    CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
+    CUresult (*cuEventDestroy)(CUevent);
+
+    // "what failed: CUDA_ERROR_..." for a failed call.
+    std::string describe(CUresult result) const;
+};
+
+// libcuda.so.1 loaded and every entry point above found, or null with the
+// reason in `why` (no library: no NVIDIA driver on this machine).
+const CudaApi *loadCudaApi(std::string *why);
+
+} // namespace ze_cuda

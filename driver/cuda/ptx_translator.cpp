@@ -1,0 +1,338 @@
+#include "ptx_translator.hpp"
+
+#include "spirv_translator.hpp"
+
+#include <llvm/AsmParser/Parser.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/IPO/Internalize.h>
+
+#include <cstdlib>
+#include <mutex>
+#include <regex>
+#include <set>
+
+namespace ze_cuda {
+
+namespace {
+
+using ze_opencl::KernelInfo;
+
+constexpr unsigned kSpirLocal = 3;
+constexpr const char *kTriple = "nvptx64-nvidia-cuda";
+// The newest GPU and PTX version LLVM 15 knows; the CUDA driver compiles
+// PTX 7.5 for any later GPU (sm_90 included) when it loads the module.
+constexpr const char *kCpu = "sm_80";
+constexpr const char *kFeatures = "+ptx75";
+// The dynamic shared memory of a launch: __local pointer arguments are
+// offsets into it.
+constexpr const char *kDynamicShared = "__ze_cuda_dynamic_shared";
+
+const llvm::Target *nvptxTarget(std::string *error) {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        LLVMInitializeNVPTXTargetInfo();
+        LLVMInitializeNVPTXTarget();
+        LLVMInitializeNVPTXTargetMC();
+        LLVMInitializeNVPTXAsmPrinter();
+    });
+    return llvm::TargetRegistry::lookupTarget(kTriple, *error);
+}
+
+// Kernels take each __local pointer argument as a 64-bit byte offset into
+// the dynamic shared memory, which the launch sizes to hold them all: the
+// argument's pointer is rebuilt from the offset at the kernel's entry. Other
+// arguments and the body move to the new function unchanged.
+void localArgumentsAsOffsets(llvm::Module &module) {
+    std::vector<llvm::Function *> kernels;
+    for (llvm::Function &f : module)
+        if (!f.isDeclaration() && f.getCallingConv() == llvm::CallingConv::SPIR_KERNEL)
+            kernels.push_back(&f);
+    llvm::LLVMContext &ctx = module.getContext();
+    llvm::Type *i8 = llvm::Type::getInt8Ty(ctx);
+    llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
+    llvm::GlobalVariable *shared = nullptr;
+    for (llvm::Function *kernel : kernels) {
+        llvm::FunctionType *type = kernel->getFunctionType();
+        bool hasLocal = false;
+        std::vector<llvm::Type *> params;
+        for (llvm::Type *param : type->params()) {
+            bool local = param->isPointerTy() && param->getPointerAddressSpace() == kSpirLocal;
+            hasLocal = hasLocal || local;
+            params.push_back(local ? i64 : param);
+        }
+        if (!hasLocal)
+            continue;
+        if (!shared) {
+            auto *array = llvm::ArrayType::get(i8, 0);
+            shared = new llvm::GlobalVariable(module, array, false,
+                                              llvm::GlobalValue::ExternalLinkage, nullptr,
+                                              kDynamicShared, nullptr,
+                                              llvm::GlobalValue::NotThreadLocal, kSpirLocal);
+            shared->setAlignment(llvm::Align(16));
+        }
+        auto *replacement = llvm::Function::Create(
+            llvm::FunctionType::get(type->getReturnType(), params, false), kernel->getLinkage(),
+            kernel->getAddressSpace(), "", &module);
+        replacement->copyAttributesFrom(kernel);
+        replacement->setCallingConv(kernel->getCallingConv());
+        replacement->getBasicBlockList().splice(replacement->begin(),
+                                                kernel->getBasicBlockList());
+        llvm::IRBuilder<> b(&*replacement->getEntryBlock().getFirstInsertionPt());
+        for (unsigned i = 0; i < params.size(); ++i) {
+            llvm::Argument *from = kernel->getArg(i), *to = replacement->getArg(i);
+            to->takeName(from);
+            if (params[i] == from->getType()) {
+                from->replaceAllUsesWith(to);
+                continue;
+            }
+            // Attributes of a pointer (noalias, align) do not hold for an offset.
+            replacement->removeParamAttrs(i, llvm::AttributeFuncs::typeIncompatible(i64));
+            from->replaceAllUsesWith(b.CreateInBoundsGEP(i8, shared, to));
+        }
+        replacement->takeName(kernel);
+        kernel->replaceAllUsesWith(replacement);
+        kernel->eraseFromParent();
+    }
+}
+
+// Calling conventions: kernels are PTX kernels, everything else (the
+// module's functions and libclc's) uses the C convention.
+void nvptxCallingConventions(llvm::Module &module) {
+    for (llvm::Function &f : module) {
+        f.setCallingConv(f.getCallingConv() == llvm::CallingConv::SPIR_KERNEL
+                             ? llvm::CallingConv::PTX_Kernel
+                             : llvm::CallingConv::C);
+        for (llvm::BasicBlock &block : f)
+            for (llvm::Instruction &instruction : block)
+                if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction))
+                    call->setCallingConv(llvm::CallingConv::C);
+    }
+}
+
+// The translator's module (typed pointers: translator 15 asserts on atomics
+// and images with opaque ones) in a context with opaque pointers, as libclc
+// is built: through bitcode, whose reader upgrades the pointers.
+std::unique_ptr<llvm::Module> withOpaquePointers(const llvm::Module &typed,
+                                                 llvm::LLVMContext &context, std::string *log) {
+    llvm::SmallVector<char, 0> bitcode;
+    llvm::raw_svector_ostream os(bitcode);
+    llvm::WriteBitcodeToFile(typed, os);
+    auto read = llvm::parseBitcodeFile(
+        llvm::MemoryBufferRef(llvm::StringRef(bitcode.data(), bitcode.size()), "spirv"), context);
+    if (!read) {
+        *log += "PTX translation: the module does not reload with opaque pointers: " +
+                llvm::toString(read.takeError()) + "\n";
+        return nullptr;
+    }
+    return std::move(*read);
+}
+
+// SPIR address spaces to NVPTX's, on the module's text: with opaque pointers
+// an address space is only a type's spelling, and reparsing retypes every
+// value, constant and signature at once. Generic (4) becomes 0 and constant
+// (2) becomes 4; a cast that is then between two equal spaces (private and
+// generic are both 0 on NVPTX) becomes a bitcast.
+std::unique_ptr<llvm::Module> remapAddressSpaces(const llvm::Module &module,
+                                                 llvm::LLVMContext &context, std::string *log) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module.print(os, nullptr);
+    os.flush();
+    auto replaceAll = [&](const std::string &from, const std::string &to) {
+        for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at))
+            text.replace(at, from.size(), to), at += to.size();
+    };
+    replaceAll(" addrspace(4)", "");
+    replaceAll(" addrspace(2)", " addrspace(4)");
+    static const std::regex sameSpaceCast(R"(addrspacecast(\s*\(?\s*)ptr ([^ ,()]+) to ptr(?! addrspace))");
+    text = std::regex_replace(text, sameSpaceCast, "bitcast$1ptr $2 to ptr");
+    llvm::SMDiagnostic error;
+    std::unique_ptr<llvm::Module> remapped = llvm::parseAssemblyString(text, error, context);
+    if (!remapped) {
+        std::string message;
+        llvm::raw_string_ostream ms(message);
+        error.print("spirv", ms);
+        *log += "PTX translation: the module did not survive its address-space remapping: " +
+                ms.str() + "\n";
+    }
+    return remapped;
+}
+
+// OpenCL builtins libclc-15 leaves undefined for NVPTX. get_global_offset
+// is 0: launches with a global offset are not supported yet by the CUDA
+// backend (zeKernelSetGlobalOffsetExp is refused there).
+void defineMissingBuiltins(llvm::Module &module) {
+    llvm::Function *offset = module.getFunction("_Z17get_global_offsetj");
+    if (!offset || !offset->isDeclaration())
+        return;
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(module.getContext(), "", offset));
+    b.CreateRet(llvm::ConstantInt::get(offset->getReturnType(), 0));
+    offset->setLinkage(llvm::GlobalValue::InternalLinkage);
+}
+
+// libclc's NVPTX library, read once; each translation parses it lazily into
+// its own context and links only what the module calls.
+const llvm::MemoryBuffer *libclc(std::string *log) {
+    static std::once_flag once;
+    static std::unique_ptr<llvm::MemoryBuffer> buffer;
+    static std::string error;
+    std::call_once(once, [] {
+        auto read = llvm::MemoryBuffer::getFile(libclcPath());
+        if (read)
+            buffer = std::move(*read);
+        else
+            error = read.getError().message();
+    });
+    if (!buffer)
+        *log += std::string("PTX translation: cannot read libclc's NVPTX library ") +
+                libclcPath() + ": " + error +
+                " (install libclc-15, or point ZE_CUDA_LIBCLC at nvptx64--nvidiacl.bc)\n";
+    return buffer.get();
+}
+
+bool linkLibclc(llvm::Module &module, std::string *log) {
+    const llvm::MemoryBuffer *library = libclc(log);
+    if (!library)
+        return false;
+    auto lazy = llvm::getLazyBitcodeModule(library->getMemBufferRef(), module.getContext());
+    if (!lazy) {
+        *log += "PTX translation: libclc's bitcode does not load: " +
+                llvm::toString(lazy.takeError()) + "\n";
+        return false;
+    }
+    (*lazy)->setDataLayout(module.getDataLayout());
+    (*lazy)->setTargetTriple(module.getTargetTriple());
+    if (llvm::Linker::linkModules(module, std::move(*lazy), llvm::Linker::LinkOnlyNeeded)) {
+        *log += "PTX translation: linking libclc failed\n";
+        return false;
+    }
+    return true;
+}
+
+// A call of a function nothing defines would fail in ptxas or at load time:
+// named here instead.
+std::string undefinedCalls(const llvm::Module &module) {
+    std::set<std::string> names;
+    for (const llvm::Function &f : module)
+        if (f.isDeclaration() && !f.isIntrinsic() && !f.use_empty())
+            names.insert(f.getName().str());
+    std::string message;
+    for (const std::string &name : names)
+        message += "PTX translation: " + name +
+                   (name.find("ocl_image") != std::string::npos ||
+                            name.find("ocl_sampler") != std::string::npos
+                        ? " is an image builtin: the CUDA backend has no images or samplers\n"
+                        : " is called but neither the module nor libclc defines it\n");
+    return message;
+}
+
+void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
+    llvm::LoopAnalysisManager loops;
+    llvm::FunctionAnalysisManager functions;
+    llvm::CGSCCAnalysisManager sccs;
+    llvm::ModuleAnalysisManager modules;
+    llvm::PassBuilder builder(&machine);
+    builder.registerModuleAnalyses(modules);
+    builder.registerCGSCCAnalyses(sccs);
+    builder.registerFunctionAnalyses(functions);
+    builder.registerLoopAnalyses(loops);
+    builder.crossRegisterProxies(loops, functions, sccs, modules);
+    llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
+    passes.run(module, modules);
+}
+
+bool emitPtx(llvm::Module &module, llvm::TargetMachine &machine, std::string &ptx,
+             std::string *log) {
+    llvm::SmallVector<char, 0> buffer;
+    llvm::raw_svector_ostream os(buffer);
+    llvm::legacy::PassManager passes;
+    if (machine.addPassesToEmitFile(passes, os, nullptr, llvm::CGFT_AssemblyFile)) {
+        *log += "PTX translation: the NVPTX backend cannot emit assembly\n";
+        return false;
+    }
+    passes.run(module);
+    ptx.assign(buffer.begin(), buffer.end());
+    return true;
+}
+
+} // namespace
+
+const char *libclcPath() {
+    const char *fromEnvironment = std::getenv("ZE_CUDA_LIBCLC");
+    return fromEnvironment && *fromEnvironment ? fromEnvironment : ZE_CUDA_LIBCLC_DEFAULT;
+}
+
+ze_result_t translateSpirvToPtx(const uint8_t *spirv, size_t size,
+                                const std::vector<ze_opencl::SpecConstant> &specConstants,
+                                PtxModule *out, std::string *log) {
+    ze_opencl::detail::SpirvModule read;
+    ze_result_t result = ze_opencl::detail::readSpirvModule(spirv, size, specConstants,
+                                                            /*opaquePointers=*/false, &read, log);
+    if (result != ZE_RESULT_SUCCESS)
+        return result;
+    // The rest runs in a context of its own, with opaque pointers (set before
+    // the first pointer type, or the typed bitcode would decide).
+    llvm::LLVMContext context;
+    context.setOpaquePointers(true);
+    std::unique_ptr<llvm::Module> opaque = withOpaquePointers(*read.module, context, log);
+    if (!opaque)
+        return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+    std::string error;
+    const llvm::Target *target = nvptxTarget(&error);
+    if (!target) {
+        *log += "PTX translation: LLVM has no NVPTX target: " + error + "\n";
+        return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+    }
+    std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+        kTriple, kCpu, kFeatures, llvm::TargetOptions(), llvm::None));
+
+    localArgumentsAsOffsets(*opaque);
+    nvptxCallingConventions(*opaque);
+    defineMissingBuiltins(*opaque);
+    std::unique_ptr<llvm::Module> module = remapAddressSpaces(*opaque, context, log);
+    if (!module)
+        return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+    opaque.reset();
+    module->setTargetTriple(kTriple);
+    module->setDataLayout(machine->createDataLayout());
+    if (!linkLibclc(*module, log))
+        return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+    std::string undefined = undefinedCalls(*module);
+    if (!undefined.empty()) {
+        *log += undefined;
+        return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+    }
+    // Only the kernels are entry points: libclc's and the module's helpers
+    // may be inlined and dropped.
+    llvm::internalizeModule(*module, [](const llvm::GlobalValue &value) {
+        const auto *f = llvm::dyn_cast<llvm::Function>(&value);
+        return (f && f->getCallingConv() == llvm::CallingConv::PTX_Kernel) ||
+               value.getName() == kDynamicShared;
+    });
+    std::string verifierMessage;
+    llvm::raw_string_ostream verifierStream(verifierMessage);
+    if (llvm::verifyModule(*module, &verifierStream)) {
+        *log += "PTX translation produced invalid LLVM IR: " + verifierStream.str() + "\n";
+        return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+    }
+    optimize(*module, *machine);
+    if (!emitPtx(*module, *machine, out->ptx, log))
+        return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+    out->kernels = std::move(read.kernels);
+    return ZE_RESULT_SUCCESS;
+}
+
+} // namespace ze_cuda

@@ -1,0 +1,40 @@
+// SPIR-V in, PTX out: the program half of the CUDA backend (libze_cuda.so's
+// zeModuleCreate). The chain, on Debian's LLVM 15 and libclc-15 alone:
+//   readSpirvModule (validation, LLVMSPIRVLib; shared with the OpenCL
+//     backend), reloaded with opaque pointers (libclc is built with them)
+//   -> SPIR address spaces to NVPTX's (constant 2 -> 4, generic 4 -> 0;
+//      global 1 and local 3 stay; private 0 is generic 0 on NVPTX, where the
+//      backend moves allocas to local memory itself)
+//   -> spir_kernel -> ptx_kernel; __local pointer arguments become byte
+//      offsets into the launch's dynamic shared memory (a CUDA kernel cannot
+//      take a shared-memory pointer from the host)
+//   -> libclc's nvptx64--nvidiacl.bc linked for the OpenCL builtins
+//   -> LLVM's -O2 pipeline -> NVPTX code generation (sm_80, PTX 7.5: the
+//      newest LLVM 15 knows; the CUDA driver JIT-compiles it for newer GPUs).
+#pragma once
+
+#include "program_builder.hpp"
+
+#include <string>
+#include <vector>
+
+namespace ze_cuda {
+
+struct PtxModule {
+    std::string ptx;
+    std::vector<ze_opencl::KernelInfo> kernels; // every kernel, in module order
+};
+
+// Where libclc's NVPTX library is (the libclc-15 package's file); a
+// translation without it fails with a log saying so.
+const char *libclcPath();
+
+// Returns ZE_RESULT_SUCCESS, ZE_RESULT_ERROR_INVALID_ARGUMENT (not SPIR-V) or
+// ZE_RESULT_ERROR_MODULE_BUILD_FAILURE, with the reason in `log`: invalid or
+// untranslatable SPIR-V, a builtin libclc does not define, or what the NVPTX
+// backend refuses. Thread-safe.
+ze_result_t translateSpirvToPtx(const uint8_t *spirv, size_t size,
+                                const std::vector<ze_opencl::SpecConstant> &specConstants,
+                                PtxModule *out, std::string *log);
+
+} // namespace ze_cuda

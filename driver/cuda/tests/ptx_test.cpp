@@ -1,0 +1,96 @@
+// Every SPIR-V test kernel of the project through the CUDA backend's
+// translation, and the PTX through ptxas for sm_90 (the H100/H200 the
+// project's GPU runs are on). Machines without the CUDA toolkit translate
+// but cannot check the PTX: the test then reports itself skipped.
+#include "ptx_translator.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+std::vector<std::string> testSpirvFiles() {
+    std::ifstream list(ALL_TEST_SPIRV_LIST);
+    std::vector<std::string> files;
+    for (std::string line; std::getline(list, line);)
+        if (!line.empty())
+            files.push_back(line);
+    return files;
+}
+
+std::vector<uint8_t> readFile(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// ptxas's verdict on the PTX: "" when it assembles for sm_90, else its output.
+std::string ptxas(const std::string &ptx, const std::string &name) {
+    char dir[] = "/tmp/ze_cuda_ptx_XXXXXX";
+    if (!mkdtemp(dir))
+        return "cannot make a temporary directory";
+    std::string base = std::string(dir) + "/" + name;
+    std::ofstream(base + ".ptx") << ptx;
+    std::string command = std::string(PTXAS_PATH) + " -arch=sm_90 " + base + ".ptx -o " + base +
+                          ".cubin > " + base + ".log 2>&1";
+    int status = std::system(command.c_str());
+    std::ifstream logFile(base + ".log");
+    std::string log{std::istreambuf_iterator<char>(logFile), std::istreambuf_iterator<char>()};
+    std::system(("rm -rf " + std::string(dir)).c_str());
+    return status == 0 ? "" : "ptxas exit status " + std::to_string(status) + ":\n" + log;
+}
+
+TEST(PtxTranslation, EveryTestKernelBecomesPtxThatPtxasAccepts) {
+    std::vector<std::string> files = testSpirvFiles();
+    ASSERT_GE(files.size(), 10u) << "the list of the project's SPIR-V test kernels is missing: "
+                                 << ALL_TEST_SPIRV_LIST;
+    const bool haveptxas = *PTXAS_PATH != '\0';
+    size_t kernels = 0;
+    for (const std::string &file : files) {
+        SCOPED_TRACE(file);
+        std::vector<uint8_t> spirv = readFile(file);
+        ASSERT_FALSE(spirv.empty()) << "missing (not built?)";
+        ze_cuda::PtxModule ptx;
+        std::string log;
+        ze_result_t result =
+            ze_cuda::translateSpirvToPtx(spirv.data(), spirv.size(), {}, &ptx, &log);
+        if (file.find("unresolved_call.spv") != std::string::npos) {
+            // The driver tests' module that calls a function nobody defines.
+            EXPECT_EQ(result, ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
+            EXPECT_NE(log.find("not_defined_anywhere"), std::string::npos) << log;
+            continue;
+        }
+        if (file.find("/images.spv") != std::string::npos) {
+            // The CUDA backend has no images (documented): refused, by name.
+            EXPECT_EQ(result, ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
+            EXPECT_NE(log.find("image builtin: the CUDA backend has no images"), std::string::npos)
+                << log;
+            continue;
+        }
+        EXPECT_EQ(result, ZE_RESULT_SUCCESS) << log;
+        if (result != ZE_RESULT_SUCCESS)
+            continue;
+        for (const auto &kernel : ptx.kernels) {
+            EXPECT_NE(ptx.ptx.find(".entry " + kernel.name + "("), std::string::npos)
+                << kernel.name << " is no PTX entry point";
+            ++kernels;
+        }
+        if (haveptxas) {
+            std::string name = file.substr(file.find_last_of('/') + 1);
+            EXPECT_EQ(ptxas(ptx.ptx, name), "");
+        }
+    }
+    std::printf("%zu files, %zu kernels translated to PTX%s\n", files.size(), kernels,
+                haveptxas ? ", every module accepted by ptxas -arch=sm_90" : "");
+    if (!haveptxas)
+        GTEST_SKIP() << "skipped: no ptxas (the CUDA toolkit) on this machine: the " << kernels
+                     << " kernels were translated, but their PTX was not checked";
+}
+
+} // namespace
