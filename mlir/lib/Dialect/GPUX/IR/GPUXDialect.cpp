@@ -46,7 +46,8 @@ parseAsyncDependencies(OpAsmParser &parser, Type &asyncTokenType,
 static void printAsyncDependencies(OpAsmPrinter &printer, Operation *,
                                    Type asyncTokenType,
                                    OperandRange deps) {
-  // A trailing space: the stream operand that follows may be parenthesized.
+  // A trailing space, and none before what follows (`` in the formats): the
+  // next token may be the stream operand or a parenthesis.
   if (asyncTokenType)
     printer << "async ";
   if (deps.empty())

@@ -18,6 +18,15 @@ struct StreamFromArgument : impl::StreamFromArgumentBase<StreamFromArgument> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
+    // Code already on streams of its own (after gpux-insert-stream, or
+    // written with gpux.create_stream) is not moved onto the caller's: say
+    // so, rather than return it unchanged in silence.
+    module.walk([](CreateStreamOp create) {
+      create.emitWarning("this function creates its own stream; gpux-stream-from-argument "
+                         "moves only upstream gpu host ops onto the caller's stream: run it "
+                         "instead of gpux-insert-stream, or pass the stream in with "
+                         "gpux ops yourself");
+    });
     // Functions that need a stream: those with GPU host ops, then, until
     // nothing changes, those calling one of them.
     llvm::SetVector<func::FuncOp> needs;

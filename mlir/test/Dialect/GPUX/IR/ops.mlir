@@ -1,5 +1,8 @@
 // Every gpux op prints what it parses: round trip, and the printed form parses again.
 // RUN: imex-opt %s | imex-opt | FileCheck %s
+// The printer puts one space between tokens (none doubled after an async list):
+// RUN: imex-opt %s | FileCheck %s --check-prefix=SPACES --strict-whitespace
+// SPACES-NOT: {{[^ ]  +[^ ]}}
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
@@ -16,7 +19,7 @@ module attributes {gpu.container_module} {
     %s = gpux.create_stream : () -> !gpux.StreamType
     // CHECK: %[[A:.*]] = gpux.alloc (%[[S]], %{{.*}}) : memref<?xf32>
     %a = gpux.alloc (%s, %n) : memref<?xf32>
-    // CHECK: gpux.alloc host_shared(%[[S]]) : memref<8xf32>
+    // CHECK: gpux.alloc host_shared (%[[S]]) : memref<8xf32>
     %h = gpux.alloc host_shared (%s) : memref<8xf32>
     // CHECK: %[[B:.*]], %[[T0:.*]] = gpux.alloc async (%[[S]], %{{.*}}) : memref<?xf32>
     %b, %t0 = gpux.alloc async (%s, %n) : memref<?xf32>

@@ -35,3 +35,4 @@ module attributes {gpu.container_module} {
     return
   }
 }
+

@@ -51,7 +51,7 @@ def GPUX_AllocOp : GPUX_Op<"alloc", [GPU_AsyncOpInterface, AttrSizedOperandSegme
                  Optional<GPU_AsyncToken>:$asyncToken);
   let assemblyFormat = [{
     custom<AsyncDependencies>(type($asyncToken), $asyncDependencies)
-    (`host_shared` $hostShared^)? `(` $gpux_stream (`,` $dynamicSizes^)? `)`
+    `` (`host_shared` $hostShared^ ` `)? `(` $gpux_stream (`,` $dynamicSizes^)? `)`
     (`[` $symbolOperands^ `]`)? attr-dict `:` type($memref)
   }];
   let hasVerifier = 1;
@@ -104,7 +104,7 @@ def GPUX_WaitOp : GPUX_Op<"wait", [GPU_AsyncOpInterface]> {
   let results = (outs Optional<GPU_AsyncToken>:$asyncToken);
   let assemblyFormat = [{
     custom<AsyncDependencies>(type($asyncToken), $asyncDependencies)
-    $gpux_stream attr-dict
+    `` $gpux_stream attr-dict
   }];
 }
 
@@ -121,7 +121,7 @@ def GPUX_LaunchFuncOp : GPUX_Op<"launch_func", [GPU_AsyncOpInterface, AttrSizedO
   let results = (outs Optional<GPU_AsyncToken>:$asyncToken);
   let assemblyFormat = [{
     custom<AsyncDependencies>(type($asyncToken), $asyncDependencies)
-    $gpux_stream `,` $kernel
+    `` $gpux_stream `,` $kernel
     `blocks` `in` ` ` `(` $gridSizeX `,` $gridSizeY `,` $gridSizeZ `)`
     `threads` `in` ` ` `(` $blockSizeX `,` $blockSizeY `,` $blockSizeZ `)`
     (`dynamic_shared_memory_size` $dynamicSharedMemorySize^)?
