@@ -77,6 +77,17 @@ IMEX_L0_API void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY
                                   int32_t dynamicSharedMemBytes, void *stream, void **params,
                                   void **extra, size_t paramsCount);
 IMEX_L0_API void mgpuSetDefaultDevice(int32_t device);
+/** gpu.host_register of a ranked memref (MLIR's descriptor {allocated,
+ *  aligned, offset, sizes[rank], strides[rank]}): its elements become
+ *  memory kernels may use in place. Where the device reaches host
+ *  allocations already (sharedSystemAllocCapabilities, as on the project's
+ *  CPU driver) nothing is done; else the driver's
+ *  zexDriverImportExternalPointer imports the range; else it is an error
+ *  (allocate with gpu.alloc host_shared instead). */
+IMEX_L0_API void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
+                                           int64_t elementSizeBytes);
+IMEX_L0_API void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
+                                             int64_t elementSizeBytes);
 
 #ifdef __cplusplus
 }

@@ -53,5 +53,11 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t g
                         dynamicSharedMemBytes, stream, params, extra, paramsCount);
 }
 void mgpuSetDefaultDevice(int32_t device) { impl().setDefaultDevice(device); }
+void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor, int64_t elementSizeBytes) {
+    impl().memHostRegisterMemRef(rank, descriptor, elementSizeBytes);
+}
+void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor, int64_t elementSizeBytes) {
+    impl().memHostUnregisterMemRef(rank, descriptor, elementSizeBytes);
+}
 
 } // extern "C"

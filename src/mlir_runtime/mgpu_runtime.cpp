@@ -8,6 +8,7 @@
 #include "gpu_runtime/error_handler.hpp"
 #include "gpu_runtime/gpu_stream.hpp"
 #include "mlir_runtime/binding.hpp"
+#include "mlir_runtime/host_register.hpp"
 #include "mlir_runtime/mgpu_module.hpp"
 
 #include <cstdint>
@@ -223,6 +224,47 @@ void setDefaultDevice(int32_t device) {
     });
 }
 
+// The elements of a ranked memref (MLIR's descriptor: allocated, aligned,
+// offset, sizes[rank], strides[rank]) as a byte range from its first element
+// to one past its last.
+struct ByteRange {
+    char *start;
+    size_t bytes;
+};
+ByteRange memrefRange(int64_t rank, void *descriptor, int64_t elementSize) {
+    if (!descriptor)
+        failInvalid("descriptor is NULL");
+    if (rank < 0 || elementSize <= 0)
+        failInvalid("rank " + std::to_string(rank) + " or element size " +
+                    std::to_string(elementSize) + " is invalid");
+    auto *words = static_cast<int64_t *>(descriptor);
+    char *aligned = reinterpret_cast<char *>(words[1]);
+    const int64_t offset = words[2], *sizes = words + 3, *strides = words + 3 + rank;
+    int64_t last = 0; // the index of the last element
+    for (int64_t d = 0; d < rank; ++d) {
+        if (sizes[d] == 0)
+            return {aligned, 0};
+        last += (sizes[d] - 1) * strides[d];
+    }
+    return {aligned + offset * elementSize, size_t(last + 1) * size_t(elementSize)};
+}
+
+void memHostRegisterMemRef(int64_t rank, void *descriptor, int64_t elementSize) {
+    gpuGuard("mgpuMemHostRegisterMemRef", 0, [&] {
+        ByteRange r = memrefRange(rank, descriptor, elementSize);
+        mgpu::registerHostMemory(mgpu::currentEngine(), r.start, r.bytes);
+        return 0;
+    });
+}
+
+void memHostUnregisterMemRef(int64_t rank, void *descriptor, int64_t elementSize) {
+    gpuGuard("mgpuMemHostUnregisterMemRef", 0, [&] {
+        mgpu::unregisterHostMemory(mgpu::currentEngine(),
+                                   memrefRange(rank, descriptor, elementSize).start);
+        return 0;
+    });
+}
+
 const imex_l0_mgpu_table_t table = {
     sizeof(imex_l0_mgpu_table_t),
     bind,
@@ -246,6 +288,8 @@ const imex_l0_mgpu_table_t table = {
     moduleGetFunction,
     launchKernel,
     setDefaultDevice,
+    memHostRegisterMemRef,
+    memHostUnregisterMemRef,
 };
 
 } // namespace

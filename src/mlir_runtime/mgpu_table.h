@@ -39,6 +39,8 @@ typedef struct {
     void (*launchKernel)(void *, intptr_t, intptr_t, intptr_t, intptr_t, intptr_t, intptr_t,
                          int32_t, void *, void **, void **, size_t);
     void (*setDefaultDevice)(int32_t);
+    void (*memHostRegisterMemRef)(int64_t, void *, int64_t);
+    void (*memHostUnregisterMemRef)(int64_t, void *, int64_t);
 } imex_l0_mgpu_table_t;
 
 IMEX_L0_API const imex_l0_mgpu_table_t *imex_l0_mgpu_table(void);
