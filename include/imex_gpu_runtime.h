@@ -61,6 +61,16 @@ typedef struct {
  *  Anything else is reported to the error handler. */
 IMEX_L0_API void *gpuCreateStream(void *device, void *context);
 IMEX_L0_API void gpuStreamDestroy(void *stream);
+/** Device number `index` of the first driver (a ze_device_handle_t; the
+ *  GPUX dialect's create_device). Level Zero creates no device: nothing is
+ *  owned, and gpuDestroyDevice only checks the handle is a device. */
+IMEX_L0_API void *gpuCreateDevice(size_t index);
+IMEX_L0_API void gpuDestroyDevice(void *device);
+/** A new context on the device's driver (a ze_context_handle_t the caller
+ *  owns), to give gpuCreateStream; gpuDestroyContext destroys it once its
+ *  streams are destroyed and its memory freed (an error before). */
+IMEX_L0_API void *gpuCreateContext(void *device);
+IMEX_L0_API void gpuDestroyContext(void *context);
 /** The same as gpuStreamDestroy. */
 IMEX_L0_API void gpuDestroyStream(void *stream);
 

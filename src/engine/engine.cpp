@@ -26,7 +26,7 @@ Engine::~Engine() {
         zeContextDestroy(context_);
 }
 
-std::unique_ptr<Engine> Engine::createDefault(uint32_t deviceIndex) {
+ze_device_handle_t Engine::firstDriverDevice(uint32_t deviceIndex, ze_driver_handle_t *driverOut) {
     IMEX_L0_ZE(zeInit(0));
     uint32_t count = 1;
     ze_driver_handle_t driver = nullptr;
@@ -41,7 +41,15 @@ std::unique_ptr<Engine> Engine::createDefault(uint32_t deviceIndex) {
                                     std::to_string(ndevices) + " device(s)");
     std::vector<ze_device_handle_t> devices(ndevices);
     IMEX_L0_ZE(zeDeviceGet(driver, &ndevices, devices.data()));
-    auto engine = std::make_unique<Engine>(driver, devices[deviceIndex], nullptr);
+    if (driverOut)
+        *driverOut = driver;
+    return devices[deviceIndex];
+}
+
+std::unique_ptr<Engine> Engine::createDefault(uint32_t deviceIndex) {
+    ze_driver_handle_t driver = nullptr;
+    ze_device_handle_t device = firstDriverDevice(deviceIndex, &driver);
+    auto engine = std::make_unique<Engine>(driver, device, nullptr);
     engine->init();
     return engine;
 }

@@ -32,6 +32,9 @@ public:
     static std::unique_ptr<Engine> createDefault(uint32_t deviceIndex);
     // The driver a device belongs to (not_found if none does).
     static ze_driver_handle_t driverOf(ze_device_handle_t device);
+    // zeInit, then device number deviceIndex of the first driver (and that
+    // driver in *driver when not null); not_found when there is none.
+    static ze_device_handle_t firstDriverDevice(uint32_t deviceIndex, ze_driver_handle_t *driver);
 
     // Unique within the process and never reused, unlike the address: what
     // caches outside the engine key it by.

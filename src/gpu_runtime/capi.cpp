@@ -4,6 +4,9 @@
 #include "gpu_runtime/gpu_stream.hpp"
 #include "gpu_runtime/stream_target.hpp"
 
+#include <cstdint>
+#include <string>
+
 using namespace imex_l0;
 
 namespace {
@@ -36,6 +39,44 @@ void *gpuCreateStreamFromUser(const imex_gpu_l0_stream_t *user) {
 void *gpuCreateStreamFromInterop(imex_l0_stream_t stream) {
     return gpuGuard(__func__, static_cast<void *>(nullptr), [&] {
         return publish(GpuStream::fromInterop(validate<Stream>(stream, "stream")));
+    });
+}
+
+void *gpuCreateDevice(size_t index) {
+    return gpuGuard(__func__, static_cast<void *>(nullptr), [&] {
+        if (index > UINT32_MAX)
+            failInvalid("device index " + std::to_string(index) + " is out of range");
+        return static_cast<void *>(Engine::firstDriverDevice(uint32_t(index), nullptr));
+    });
+}
+
+void gpuDestroyDevice(void *device) {
+    gpuGuard(__func__, 0, [&] {
+        Engine::driverOf(static_cast<ze_device_handle_t>(device)); // refuses a non-device
+        return 0;
+    });
+}
+
+void *gpuCreateContext(void *device) {
+    return gpuGuard(__func__, static_cast<void *>(nullptr), [&] {
+        ze_driver_handle_t driver = Engine::driverOf(static_cast<ze_device_handle_t>(device));
+        ze_context_desc_t desc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC};
+        ze_context_handle_t context = nullptr;
+        IMEX_L0_ZE(zeContextCreate(driver, &desc, &context));
+        return static_cast<void *>(context);
+    });
+}
+
+void gpuDestroyContext(void *context) {
+    gpuGuard(__func__, 0, [&] {
+        if (!context)
+            failInvalid("context is NULL");
+        ze_result_t r = zeContextDestroy(static_cast<ze_context_handle_t>(context));
+        if (r == ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE)
+            failInvalid("the context is still in use: destroy its streams (and free its memory) "
+                        "first");
+        checkZe(r, "zeContextDestroy");
+        return 0;
     });
 }
 

@@ -71,6 +71,7 @@ TEST(ExportsTest, GpuRuntimeHeaderSymbolsAreExported) {
     for (const char *known : {"gpuCreateStream", "gpuStreamDestroy", "gpuDestroyStream",
                               "gpuMemAlloc", "gpuMemFree", "gpuModuleLoad", "gpuModuleUnload", "gpuKernelGet",
                               "gpuLaunchKernel", "gpuWait", "gpuRecordEvent", "gpuWaitEvents", "gpuMemFill",
+                              "gpuCreateDevice", "gpuCreateContext", "gpuDestroyContext",
                               "gpuSetErrorHandler"})
         EXPECT_TRUE(names.count(known)) << known << " not found by the header parser";
     expectExported(names);

@@ -2,7 +2,11 @@
 // (include/imex_gpu_runtime.h), the rest of the module -> LLVM dialect.
 //
 // Calls (runtime=level_zero):
-//   gpux.create_stream   gpuCreateStream(NULL, NULL)
+//   gpux.create_stream   gpuCreateStream(device or NULL, context or NULL)
+//   gpux.create_device   gpuCreateDevice(index or 0)
+//   gpux.create_context  gpuCreateContext(device)
+//   gpux.destroy_context gpuDestroyContext(context)
+//   gpux.destroy_device  gpuDestroyDevice(device)
 //   gpux.destroy_stream  gpuStreamDestroy(stream)
 //   gpux.alloc           gpuMemAlloc(stream, bytes, 0, host_shared)
 //   gpux.dealloc         gpuMemFree(stream, allocated pointer)
@@ -57,7 +61,8 @@ using namespace mlir;
 // The gpu* functions, declared once per module before the conversion runs.
 struct Wrappers {
   LLVM::LLVMFuncOp createStream, streamDestroy, memAlloc, memFree, memCopy, moduleLoad,
-      kernelGet, launchKernel, wait, recordEvent, waitEvents, memFill;
+      kernelGet, launchKernel, wait, recordEvent, waitEvents, memFill, createDevice,
+      createContext, destroyContext, destroyDevice;
 
   static Wrappers declare(ModuleOp module) {
     MLIRContext *ctx = module.getContext();
@@ -86,6 +91,10 @@ struct Wrappers {
     w.recordEvent = fn("gpuRecordEvent", ptr, {ptr});
     w.waitEvents = fn("gpuWaitEvents", none, {ptr, ptr});
     w.memFill = fn("gpuMemFill", none, {ptr, ptr, ptr, i64, i64});
+    w.createDevice = fn("gpuCreateDevice", ptr, {i64});
+    w.createContext = fn("gpuCreateContext", ptr, {ptr});
+    w.destroyContext = fn("gpuDestroyContext", none, {ptr});
+    w.destroyDevice = fn("gpuDestroyDevice", none, {ptr});
     return w;
   }
 };
@@ -361,12 +370,53 @@ protected:
 
 struct CreateStreamLowering : WrapperPattern<gpux::CreateStreamOp> {
   using WrapperPattern::WrapperPattern;
-  LogicalResult matchAndRewrite(gpux::CreateStreamOp op, OpAdaptor,
+  LogicalResult matchAndRewrite(gpux::CreateStreamOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value stream = call(rewriter, loc, w_.createStream,
-                        {nullPtr(rewriter, loc), nullPtr(rewriter, loc)});
-    rewriter.replaceOp(op, stream);
+    Value device = adaptor.getGpuDevice() ? adaptor.getGpuDevice() : nullPtr(rewriter, loc);
+    Value context = adaptor.getGpuContext() ? adaptor.getGpuContext() : nullPtr(rewriter, loc);
+    rewriter.replaceOp(op, call(rewriter, loc, w_.createStream, {device, context}));
+    return success();
+  }
+};
+
+struct CreateDeviceLowering : WrapperPattern<gpux::CreateDeviceOp> {
+  using WrapperPattern::WrapperPattern;
+  LogicalResult matchAndRewrite(gpux::CreateDeviceOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value index = adaptor.getIndex() ? adaptor.getIndex() : i64Constant(rewriter, loc, 0);
+    rewriter.replaceOp(op, call(rewriter, loc, w_.createDevice, {index}));
+    return success();
+  }
+};
+
+struct CreateContextLowering : WrapperPattern<gpux::CreateContextOp> {
+  using WrapperPattern::WrapperPattern;
+  LogicalResult matchAndRewrite(gpux::CreateContextOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op,
+                       call(rewriter, op.getLoc(), w_.createContext, {adaptor.getGpuDevice()}));
+    return success();
+  }
+};
+
+struct DestroyContextLowering : WrapperPattern<gpux::DestroyContextOp> {
+  using WrapperPattern::WrapperPattern;
+  LogicalResult matchAndRewrite(gpux::DestroyContextOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    call(rewriter, op.getLoc(), w_.destroyContext, {adaptor.getGpuContext()});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct DestroyDeviceLowering : WrapperPattern<gpux::DestroyDeviceOp> {
+  using WrapperPattern::WrapperPattern;
+  LogicalResult matchAndRewrite(gpux::DestroyDeviceOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    call(rewriter, op.getLoc(), w_.destroyDevice, {adaptor.getDevice()});
+    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -626,6 +676,10 @@ struct ConvertGPUXToLLVM : impl::ConvertGPUXToLLVMBase<ConvertGPUXToLLVM> {
     converter.addConversion(
         [ctx](gpux::StreamType) -> Type { return LLVM::LLVMPointerType::get(ctx); });
     converter.addConversion(
+        [ctx](gpux::DeviceType) -> Type { return LLVM::LLVMPointerType::get(ctx); });
+    converter.addConversion(
+        [ctx](gpux::ContextType) -> Type { return LLVM::LLVMPointerType::get(ctx); });
+    converter.addConversion(
         [ctx](gpu::AsyncTokenType) -> Type { return LLVM::LLVMPointerType::get(ctx); });
     LLVMConversionTarget target(*ctx);
     target.addIllegalDialect<gpux::GPUXDialect>();
@@ -634,8 +688,10 @@ struct ConvertGPUXToLLVM : impl::ConvertGPUXToLLVMBase<ConvertGPUXToLLVM> {
     RewritePatternSet patterns(ctx);
     populateConversionTargetFromOperation(module, target, converter, patterns);
     TokenPlan plan(module);
-    patterns.add<CreateStreamLowering, DestroyStreamLowering, AllocLowering, DeallocLowering,
-                 MemcpyLowering, MemsetLowering, WaitLowering>(converter, w, plan);
+    patterns.add<CreateStreamLowering, DestroyStreamLowering, CreateDeviceLowering,
+                 CreateContextLowering, DestroyContextLowering, DestroyDeviceLowering,
+                 AllocLowering, DeallocLowering, MemcpyLowering, MemsetLowering, WaitLowering>(
+        converter, w, plan);
     patterns.add<LaunchLowering>(converter, w, plan, handles);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();

@@ -20,7 +20,7 @@ struct InsertStream : impl::InsertStreamBase<InsertStream> {
         continue;
       OpBuilder b(func.getContext());
       b.setInsertionPointToStart(&func.front());
-      Value stream = CreateStreamOp::create(b, func.getLoc(), StreamType::get(b.getContext()));
+      Value stream = CreateStreamOp::create(b, func.getLoc());
       if (failed(rewriteOnStream(func, stream)))
         return signalPassFailure();
       // func.return only ends a function's own blocks (early returns are

@@ -28,10 +28,65 @@ def GPUX_StreamType : TypeDef<GPUX_Dialect, "Stream"> {
   let summary = "a stream of the gpu* runtime";
 }
 
-def GPUX_CreateStreamOp : GPUX_Op<"create_stream"> {
-  let summary = "Creates a temporary stream (default device and context)";
+// IMEX's device and context types: at run time a ze_device_handle_t and a
+// ze_context_handle_t, so a program can run on a device and context it names.
+def GPUX_DeviceType : TypeDef<GPUX_Dialect, "Device"> {
+  let mnemonic = "DeviceType";
+  let summary = "a Level Zero device (ze_device_handle_t)";
+}
+
+def GPUX_ContextType : TypeDef<GPUX_Dialect, "Context"> {
+  let summary = "a Level Zero context (ze_context_handle_t)";
+  let mnemonic = "ContextType";
+}
+
+def GPUX_CreateDeviceOp : GPUX_Op<"create_device"> {
+  let summary = "The device of the given number (default 0) of the first driver";
+  let description = [{
+    IMEX's op takes a device operand it returns again; here the operand is the
+    device's number, which is what a program that names a device knows.
+    Devices are not created: the result is the driver's handle (gpuCreateDevice).
+  }];
+  let arguments = (ins Optional<Index>:$index);
+  let results = (outs GPUX_DeviceType:$device);
+  let assemblyFormat = "(`(` $index^ `)`)? attr-dict `:` type($device)";
+}
+
+def GPUX_CreateContextOp : GPUX_Op<"create_context"> {
+  let summary = "A new context on the device's driver (destroy_context destroys it)";
+  let arguments = (ins GPUX_DeviceType:$gpu_device);
+  let results = (outs GPUX_ContextType:$gpu_context);
+  let assemblyFormat = "$gpu_device attr-dict `:` functional-type(operands, results)";
+}
+
+def GPUX_DestroyContextOp : GPUX_Op<"destroy_context"> {
+  let summary = "Destroys a context made by create_context (its streams first)";
+  let arguments = (ins GPUX_ContextType:$gpu_context);
+  let assemblyFormat = "$gpu_context attr-dict `:` functional-type(operands, results)";
+}
+
+def GPUX_DestroyDeviceOp : GPUX_Op<"destroy_device"> {
+  let summary = "Ends the program's use of a device (Level Zero destroys none)";
+  let arguments = (ins GPUX_DeviceType:$device);
+  let assemblyFormat = "$device attr-dict `:` functional-type(operands, results)";
+}
+
+def GPUX_CreateStreamOp : GPUX_Op<"create_stream", [AttrSizedOperandSegments]> {
+  let summary = "Creates a stream: temporary, or on a device (and a context)";
+  let description = [{
+    Without operands, a temporary stream on the default device and context;
+    with a device, a stream on it in a context the runtime creates; with a
+    device and a context, on them (gpuCreateStream(device, context)).
+  }];
+  let arguments = (ins Optional<GPUX_DeviceType>:$gpu_device,
+                   Optional<GPUX_ContextType>:$gpu_context);
   let results = (outs GPUX_StreamType:$result);
-  let assemblyFormat = "attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = [{
+    ($gpu_device^ (`,` $gpu_context^)?)? attr-dict `:` functional-type(operands, results)
+  }];
+  let builders = [OpBuilder<(ins), [{
+    build($_builder, $_state, StreamType::get($_builder.getContext()), Value(), Value());
+  }]>];
 }
 
 def GPUX_DestroyStreamOp : GPUX_Op<"destroy_stream"> {
