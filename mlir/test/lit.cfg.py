@@ -24,5 +24,6 @@ if config.interop_library and config.ze_driver and config.mlir_runner:
     config.available_features.add("runtime")
     config.environment.setdefault("ZE_ENABLE_ALT_DRIVERS", config.ze_driver)
     config.substitutions.append(
-        ("%run", "%s --shared-libs=%s,%s --entry-point-result=void"
-         % (config.mlir_runner, config.interop_library, config.runner_utils)))
+        ("%run", "%s --shared-libs=%s,%s,%s --entry-point-result=void"
+         % (config.mlir_runner, config.interop_library, config.runner_utils,
+            config.c_runner_utils)))

@@ -38,7 +38,6 @@ void buildLowerToLLVM(mlir::OpPassManager &pm, const LowerToLLVMOptions &options
               ",convert-gpu-to-spirv{use-64bit-index=true}"
               ",gpu.module(spirv.module(spirv-lower-abi-attrs,spirv-update-vce))"
               ",gpu-module-to-binary"
-              ",func.func(llvm-request-c-wrappers)"
               ",expand-strided-metadata,lower-affine,convert-scf-to-cf"
               ",convert-gpux-to-llvm,reconcile-unrealized-casts";
   if (mlir::failed(mlir::parsePassPipeline(pipeline, pm)))
