@@ -232,6 +232,20 @@ IMEX_L0_API imex_l0_status_t imex_l0_kernel_create_from_spirv(imex_l0_kernel_t *
                                                               const void *spirv, size_t size,
                                                               const char *kernel_name,
                                                               const char *build_options);
+/** A SPIR-V specialization constant: the OpSpecConstant decorated SpecId
+ *  `id` takes `value`, its bits zero-extended (a float's bit pattern, a bool
+ *  as 0 or 1); the module reads as many low bytes as its type has. */
+typedef struct {
+    uint32_t id;
+    uint64_t value;
+} imex_l0_spec_constant_t;
+/** imex_l0_kernel_create_from_spirv with specialization constants
+ *  (ze_module_constants_t); the constants are part of the module cache's
+ *  key, so each set builds its own module. */
+IMEX_L0_API imex_l0_status_t imex_l0_kernel_create_from_spirv_specialized(
+    imex_l0_kernel_t *kernel, imex_l0_engine_t engine, const void *spirv, size_t size,
+    const char *kernel_name, const char *build_options, size_t nconstants,
+    const imex_l0_spec_constant_t *constants);
 /** OpenCL C -> SPIR-V only (no device needed). *spirv and *log are freed with
  *  imex_l0_free. On a compile error, *log still receives the build log. */
 IMEX_L0_API imex_l0_status_t imex_l0_compile_opencl_c(const char *source,
@@ -286,9 +300,10 @@ typedef enum {
 
 typedef struct {
     imex_l0_exec_arg_type_t type;
-    imex_l0_memory_t memory; /**< imex_l0_arg_memory (buffer 0) */
+    imex_l0_memory_t memory; /**< imex_l0_arg_memory */
     const void *ptr;         /**< imex_l0_arg_usm: a USM pointer; imex_l0_arg_value: the bytes */
-    size_t size;             /**< imex_l0_arg_value: byte size; imex_l0_arg_local: local bytes */
+    size_t size;             /**< imex_l0_arg_value: byte size; imex_l0_arg_local: local bytes;
+                                  imex_l0_arg_memory: which buffer of the object (0: the first) */
 } imex_l0_exec_arg_t;
 
 /** local all 0: the library chooses the group size. */
@@ -303,6 +318,30 @@ IMEX_L0_API imex_l0_status_t imex_l0_interop_kernel_execute(
     imex_l0_kernel_t kernel, imex_l0_stream_t stream, size_t nargs,
     const imex_l0_exec_arg_t *args, const imex_l0_range_t *range, size_t ndeps,
     const ze_event_handle_t *deps, ze_event_handle_t *return_event);
+/** What a launch may ask for beyond a range (zero-initialize, set what is
+ *  needed; NULL options is all zero). */
+typedef struct {
+    /** Added to every work-item's global id (get_global_offset); all 0: none.
+     *  The driver must support ZE_experimental_global_offset. */
+    size_t global_offset[3];
+    /** All nonzero: launch exactly this many groups of range.local work-items
+     *  (which must then be given); range.global is not read, so the global
+     *  size need not be a multiple of the group size. All 0: from range. */
+    uint32_t group_count[3];
+    /** The caller's own event (of its own pool, in the engine's context),
+     *  signaled when the launch completes: for a framework's timestamp or IPC
+     *  pools. It stays the caller's (never reset or recycled by the library);
+     *  return_event must then be NULL. NULL: none. */
+    ze_event_handle_t signal_event;
+} imex_l0_launch_options_t;
+
+/** imex_l0_interop_kernel_execute with options (global offset, group count,
+ *  the caller's signal event). */
+IMEX_L0_API imex_l0_status_t imex_l0_interop_kernel_execute_ex(
+    imex_l0_kernel_t kernel, imex_l0_stream_t stream, size_t nargs,
+    const imex_l0_exec_arg_t *args, const imex_l0_range_t *range,
+    const imex_l0_launch_options_t *options, size_t ndeps, const ze_event_handle_t *deps,
+    ze_event_handle_t *return_event);
 IMEX_L0_API imex_l0_status_t imex_l0_interop_memcpy(imex_l0_stream_t stream, void *dst,
                                                     const void *src, size_t size, size_t ndeps,
                                                     const ze_event_handle_t *deps,
@@ -312,6 +351,13 @@ IMEX_L0_API imex_l0_status_t imex_l0_interop_memset(imex_l0_stream_t stream, voi
                                                     size_t size, size_t ndeps,
                                                     const ze_event_handle_t *deps,
                                                     ze_event_handle_t *return_event);
+/** imex_l0_interop_memcpy that signals the caller's own event (as
+ *  imex_l0_launch_options_t.signal_event) instead of returning one. */
+IMEX_L0_API imex_l0_status_t imex_l0_interop_memcpy_signal(imex_l0_stream_t stream, void *dst,
+                                                           const void *src, size_t size,
+                                                           size_t ndeps,
+                                                           const ze_event_handle_t *deps,
+                                                           ze_event_handle_t signal_event);
 /** Returns an event to the engine's pool. A second release of the same event
  *  (or an event the engine did not hand out) is imex_l0_invalid_arguments. */
 IMEX_L0_API imex_l0_status_t imex_l0_event_release(imex_l0_engine_t engine,

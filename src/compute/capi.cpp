@@ -78,11 +78,13 @@ imex_l0_status_t imex_l0_kernel_create_from_source(imex_l0_kernel_t *kernel,
     });
 }
 
-imex_l0_status_t imex_l0_kernel_create_from_spirv(imex_l0_kernel_t *kernel,
-                                                  imex_l0_engine_t engine, const void *spirv,
-                                                  size_t size, const char *kernel_name,
-                                                  const char *build_options) {
-    return guard(__func__, [&] {
+namespace {
+
+imex_l0_status_t createFromSpirv(const char *function, imex_l0_kernel_t *kernel,
+                                 imex_l0_engine_t engine, const void *spirv, size_t size,
+                                 const char *kernel_name, const char *build_options,
+                                 size_t nconstants, const imex_l0_spec_constant_t *constants) {
+    return guard(function, [&] {
         requireOutput(kernel, "kernel");
         auto *e = validate<Engine>(engine, "engine");
         if (!spirv || size == 0)
@@ -90,13 +92,32 @@ imex_l0_status_t imex_l0_kernel_create_from_spirv(imex_l0_kernel_t *kernel,
         if (!kernel_name)
             failInvalid("kernel_name is NULL");
         Stopwatch watch;
-        auto entry = e->kernels().fromSpirv(spirv, size, kernel_name, build_options);
+        auto entry =
+            e->kernels().fromSpirv(spirv, size, kernel_name, build_options, nconstants, constants);
         if (verboseAt(Verbosity::info))
             logLine(Verbosity::info, "kernel_create,spirv," + csvField(kernel_name) +
                                          ",bytes=" + std::to_string(size) + ",time_us=" +
                                          std::to_string(watch.elapsedUs()));
         return wrapKernel(kernel, e, std::move(entry));
     });
+}
+
+} // namespace
+
+imex_l0_status_t imex_l0_kernel_create_from_spirv(imex_l0_kernel_t *kernel,
+                                                  imex_l0_engine_t engine, const void *spirv,
+                                                  size_t size, const char *kernel_name,
+                                                  const char *build_options) {
+    return createFromSpirv(__func__, kernel, engine, spirv, size, kernel_name, build_options, 0,
+                           nullptr);
+}
+
+imex_l0_status_t imex_l0_kernel_create_from_spirv_specialized(
+    imex_l0_kernel_t *kernel, imex_l0_engine_t engine, const void *spirv, size_t size,
+    const char *kernel_name, const char *build_options, size_t nconstants,
+    const imex_l0_spec_constant_t *constants) {
+    return createFromSpirv(__func__, kernel, engine, spirv, size, kernel_name, build_options,
+                           nconstants, constants);
 }
 
 imex_l0_status_t imex_l0_compile_opencl_c(const char *source, const char *build_options,
@@ -258,23 +279,25 @@ imex_l0_status_t imex_l0_kernel_destroy(imex_l0_kernel_t kernel) {
     });
 }
 
-imex_l0_status_t imex_l0_interop_kernel_execute(imex_l0_kernel_t kernel, imex_l0_stream_t stream,
-                                                size_t nargs, const imex_l0_exec_arg_t *args,
-                                                const imex_l0_range_t *range, size_t ndeps,
-                                                const ze_event_handle_t *deps,
-                                                ze_event_handle_t *return_event) {
-    return guard(__func__, [&] {
+namespace {
+
+imex_l0_status_t execute(const char *function, imex_l0_kernel_t kernel, imex_l0_stream_t stream,
+                         size_t nargs, const imex_l0_exec_arg_t *args,
+                         const imex_l0_range_t *range, const imex_l0_launch_options_t *options,
+                         size_t ndeps, const ze_event_handle_t *deps,
+                         ze_event_handle_t *return_event) {
+    return guard(function, [&] {
         auto *k = validate<Kernel>(kernel, "kernel");
         auto *s = validate<Stream>(stream, "stream");
         if (!range)
             failInvalid("range is NULL");
         if (!verboseAt(Verbosity::info)) {
-            k->execute(*s, nargs, args, *range, ndeps, deps, return_event);
+            k->execute(*s, nargs, args, *range, options, ndeps, deps, return_event);
             return imex_l0_success;
         }
         Stopwatch watch;
         uint32_t used[3];
-        k->execute(*s, nargs, args, *range, ndeps, deps, return_event, used);
+        k->execute(*s, nargs, args, *range, options, ndeps, deps, return_event, used);
         logLine(Verbosity::info, "kernel_execute," + csvField(k->entry().name) + "," +
                                      rangeText(*range) +
                                      ",local_used=" + std::to_string(used[0]) + "x" +
@@ -284,6 +307,26 @@ imex_l0_status_t imex_l0_interop_kernel_execute(imex_l0_kernel_t kernel, imex_l0
                                      std::to_string(watch.elapsedUs()));
         return imex_l0_success;
     });
+}
+
+} // namespace
+
+imex_l0_status_t imex_l0_interop_kernel_execute(imex_l0_kernel_t kernel, imex_l0_stream_t stream,
+                                                size_t nargs, const imex_l0_exec_arg_t *args,
+                                                const imex_l0_range_t *range, size_t ndeps,
+                                                const ze_event_handle_t *deps,
+                                                ze_event_handle_t *return_event) {
+    return execute(__func__, kernel, stream, nargs, args, range, nullptr, ndeps, deps,
+                   return_event);
+}
+
+imex_l0_status_t imex_l0_interop_kernel_execute_ex(
+    imex_l0_kernel_t kernel, imex_l0_stream_t stream, size_t nargs,
+    const imex_l0_exec_arg_t *args, const imex_l0_range_t *range,
+    const imex_l0_launch_options_t *options, size_t ndeps, const ze_event_handle_t *deps,
+    ze_event_handle_t *return_event) {
+    return execute(__func__, kernel, stream, nargs, args, range, options, ndeps, deps,
+                   return_event);
 }
 
 } // extern "C"

@@ -48,7 +48,12 @@ ArgValue resolve(const imex_l0_exec_arg_t &arg, const ArgInfo &info, size_t i,
             if (memory->engine() != engine)
                 failInvalid(argName(i, kernel.name) +
                             " is a memory object of another engine: create it on the kernel's engine");
-            slot = memory->get(0);
+            if (arg.size >= memory->count())
+                failInvalid(argName(i, kernel.name) + " names buffer " + std::to_string(arg.size) +
+                            " of a memory object of " + std::to_string(memory->count()) +
+                            " (imex_l0_exec_arg_t.size is the buffer's index for a memory "
+                            "argument)");
+            slot = memory->get(arg.size);
             if (!slot)
                 failInvalid(argName(i, kernel.name) +
                             " is a memory object without a buffer (created with NONE): set one "
@@ -78,6 +83,22 @@ ArgValue resolve(const imex_l0_exec_arg_t &arg, const ArgInfo &info, size_t i,
     }
     failInvalid(argName(i, kernel.name) + " is " + kindName(info.kind) +
                 " but was passed with a different imex_l0_exec_arg_type_t");
+}
+
+// The group size and count of a launch by group count: range.local groups
+// of options.group_count.
+void groupsByCount(const imex_l0_range_t &range, const uint32_t groupCount[3], uint32_t size[3],
+                   ze_group_count_t &count) {
+    for (int d = 0; d < 3; ++d) {
+        if (groupCount[d] == 0)
+            failInvalid("group_count[" + std::to_string(d) +
+                        "] is 0: give all three group counts (1 for unused dimensions), or none");
+        if (range.local[d] == 0 || range.local[d] > UINT32_MAX)
+            failInvalid("local[" + std::to_string(d) + "] = " + std::to_string(range.local[d]) +
+                        ": a launch by group count needs the group size, each in 1..2^32-1");
+        size[d] = uint32_t(range.local[d]);
+    }
+    count = {groupCount[0], groupCount[1], groupCount[2]};
 }
 
 // Checks the range and derives the group size and count. The global sizes
@@ -132,8 +153,9 @@ void Kernel::queryUsm(size_t index, const void *ptr) {
 }
 
 void Kernel::execute(Stream &stream, size_t nargs, const imex_l0_exec_arg_t *args,
-                     const imex_l0_range_t &range, size_t ndeps, const ze_event_handle_t *deps,
-                     ze_event_handle_t *returnEvent, uint32_t *localUsed) {
+                     const imex_l0_range_t &range, const imex_l0_launch_options_t *options,
+                     size_t ndeps, const ze_event_handle_t *deps, ze_event_handle_t *returnEvent,
+                     uint32_t *localUsed) {
     KernelEntry &k = *entry_;
     if (stream.engine() != engine())
         failInvalid("stream and kernel belong to different engines");
@@ -154,13 +176,21 @@ void Kernel::execute(Stream &stream, size_t nargs, const imex_l0_exec_arg_t *arg
 
     uint32_t size[3];
     ze_group_count_t count;
-    groups(k, range, engine(), size, count);
-    ze_event_handle_t signal = stream.signalEvent(returnEvent);
+    const uint32_t *groupCount = options ? options->group_count : nullptr;
+    if (groupCount && (groupCount[0] | groupCount[1] | groupCount[2]))
+        groupsByCount(range, groupCount, size, count);
+    else
+        groups(k, range, engine(), size, count);
+    ze_event_handle_t callerSignal = options ? options->signal_event : nullptr;
+    Stream::checkCallerSignal(callerSignal, returnEvent);
+    ze_event_handle_t signal = callerSignal ? callerSignal : stream.signalEvent(returnEvent);
     try {
-        k.append(stream.list(), values.data(), nargs, size, "local", count, signal, uint32_t(ndeps),
+        k.append(stream.list(), values.data(), nargs, size, "local", count,
+                 options ? options->global_offset : nullptr, signal, uint32_t(ndeps),
                  const_cast<ze_event_handle_t *>(deps));
     } catch (...) {
-        stream.dropEvent(signal);
+        if (!callerSignal)
+            stream.dropEvent(signal);
         throw;
     }
     if (returnEvent) {

@@ -30,9 +30,11 @@ public:
     // Validates everything first, then sets arguments and appends the launch
     // under the kernel's launch lock. localUsed (optional) receives the group
     // size launched (the library's choice when range.local is all 0).
+    // options may be NULL (no offset, the range's groups, no caller's event).
     void execute(Stream &stream, size_t nargs, const imex_l0_exec_arg_t *args,
-                 const imex_l0_range_t &range, size_t ndeps, const ze_event_handle_t *deps,
-                 ze_event_handle_t *returnEvent, uint32_t *localUsed = nullptr);
+                 const imex_l0_range_t &range, const imex_l0_launch_options_t *options,
+                 size_t ndeps, const ze_event_handle_t *deps, ze_event_handle_t *returnEvent,
+                 uint32_t *localUsed = nullptr);
 
 private:
     // Refuses a USM argument that is no allocation of the engine's context;

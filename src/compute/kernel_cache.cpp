@@ -70,16 +70,17 @@ KernelCache::~KernelCache() {
     }
 }
 
-KernelCache::Module &KernelCache::module(const std::string &key, const char *buildOptions) {
+KernelCache::Module &KernelCache::module(const std::string &key, std::string_view spirv,
+                                         const char *buildOptions, size_t nconstants,
+                                         const imex_l0_spec_constant_t *constants) {
     auto it = modules_.find(key);
     if (it != modules_.end())
         return *it->second;
 
-    size_t spirvSize = key.size() - (std::strlen(buildOptions ? buildOptions : "") + 1);
     auto module = std::make_unique<Module>();
     module->owner = this;
     std::string problem;
-    auto kernels = reflectSpirv(key.data(), spirvSize, problem);
+    auto kernels = reflectSpirv(spirv.data(), spirv.size(), problem);
     if (!problem.empty())
         failInvalid("spirv is not a usable SPIR-V module: " + problem);
     for (auto &k : kernels) {
@@ -89,11 +90,21 @@ KernelCache::Module &KernelCache::module(const std::string &key, const char *bui
         module->signatures.emplace(k.name, std::move(args));
     }
 
+    // Level Zero reads each constant's value with its SPIR-V type's size from
+    // the pointer: the low bytes of the little-endian 64-bit value.
+    std::vector<uint32_t> ids(nconstants);
+    std::vector<const void *> values(nconstants);
+    for (size_t i = 0; i < nconstants; ++i) {
+        ids[i] = constants[i].id;
+        values[i] = &constants[i].value;
+    }
+    ze_module_constants_t moduleConstants = {uint32_t(nconstants), ids.data(), values.data()};
     ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC};
     desc.format = ZE_MODULE_FORMAT_IL_SPIRV;
-    desc.inputSize = spirvSize;
-    desc.pInputModule = reinterpret_cast<const uint8_t *>(key.data());
+    desc.inputSize = spirv.size();
+    desc.pInputModule = reinterpret_cast<const uint8_t *>(spirv.data());
     desc.pBuildFlags = buildOptions;
+    desc.pConstants = nconstants ? &moduleConstants : nullptr;
     ze_module_build_log_handle_t log = nullptr;
     ze_result_t r = zeModuleCreate(engine_.context(), engine_.device(), &desc, &module->handle,
                                    engine_.buildLogsReadable() ? &log : nullptr);
@@ -151,12 +162,25 @@ const std::shared_ptr<KernelEntry> &KernelCache::kernel(Module &module, const ch
 }
 
 KernelCache::Module &KernelCache::loadModule(const void *spirv, size_t size,
-                                             const char *buildOptions) {
+                                             const char *buildOptions, size_t nconstants,
+                                             const imex_l0_spec_constant_t *constants) {
+    if (nconstants > 0 && !constants)
+        failInvalid("constants is NULL but nconstants is " + std::to_string(nconstants));
+    if (nconstants > UINT32_MAX)
+        failInvalid("nconstants exceeds Level Zero's 32-bit count");
     std::string key(static_cast<const char *>(spirv), size);
     key += '\0';
     key += buildOptions ? buildOptions : "";
+    if (nconstants > 0) {
+        key += '\0';
+        for (size_t i = 0; i < nconstants; ++i) {
+            key.append(reinterpret_cast<const char *>(&constants[i].id), sizeof constants[i].id);
+            key.append(reinterpret_cast<const char *>(&constants[i].value),
+                       sizeof constants[i].value);
+        }
+    }
     std::lock_guard<std::mutex> lock(mutex_);
-    return module(key, buildOptions);
+    return module(key, std::string_view(key.data(), size), buildOptions, nconstants, constants);
 }
 
 const std::shared_ptr<KernelEntry> &KernelCache::kernelOf(Module &module, const char *name) {
@@ -167,8 +191,10 @@ const std::shared_ptr<KernelEntry> &KernelCache::kernelOf(Module &module, const 
 }
 
 std::shared_ptr<KernelEntry> KernelCache::fromSpirv(const void *spirv, size_t size,
-                                                    const char *name, const char *buildOptions) {
-    return kernelOf(loadModule(spirv, size, buildOptions), name);
+                                                    const char *name, const char *buildOptions,
+                                                    size_t nconstants,
+                                                    const imex_l0_spec_constant_t *constants) {
+    return kernelOf(loadModule(spirv, size, buildOptions, nconstants, constants), name);
 }
 
 std::shared_ptr<KernelEntry> KernelCache::fromSource(const char *source, const char *name,
@@ -204,7 +230,7 @@ std::shared_ptr<KernelEntry> KernelCache::fromSource(const char *source, const c
     std::string spirvKey(static_cast<const char *>(spirv.ptr), size);
     spirvKey += '\0';
     std::lock_guard<std::mutex> lock(mutex_);
-    Module &m = module(spirvKey, nullptr);
+    Module &m = module(spirvKey, std::string_view(spirvKey.data(), size), nullptr, 0, nullptr);
     sources_.emplace(std::move(key), &m);
     return kernel(m, name);
 }

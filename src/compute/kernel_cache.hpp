@@ -6,6 +6,7 @@
 
 #include "common/object.hpp"
 #include "compute/kernel_entry.hpp"
+#include "imex_l0_interop.h"
 
 #include <level_zero/ze_api.h>
 
@@ -13,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -35,14 +37,17 @@ public:
     explicit KernelCache(Engine &engine) : engine_(engine) {}
     ~KernelCache();
 
-    // The module built from these SPIR-V bytes and options (built on first use).
-    Module &loadModule(const void *spirv, size_t size, const char *buildOptions);
+    // The module built from these SPIR-V bytes, options and specialization
+    // constants (built on first use).
+    Module &loadModule(const void *spirv, size_t size, const char *buildOptions,
+                       size_t nconstants = 0, const imex_l0_spec_constant_t *constants = nullptr);
     // The cached kernel `name` of a module of this cache; the reference stays
     // valid as long as the engine.
     const std::shared_ptr<KernelEntry> &kernelOf(Module &module, const char *name);
 
     std::shared_ptr<KernelEntry> fromSpirv(const void *spirv, size_t size, const char *name,
-                                           const char *buildOptions);
+                                           const char *buildOptions, size_t nconstants = 0,
+                                           const imex_l0_spec_constant_t *constants = nullptr);
     // Called after a header was registered: later source creates compile
     // again instead of reusing a build made with the previous headers.
     static void headersChanged();
@@ -52,13 +57,17 @@ public:
                                             const imex_l0_define_t *defines, bool &cacheHit);
 
 private:
-    Module &module(const std::string &key, const char *buildOptions);             // requires mutex_
+    // The module of `key` (SPIR-V, options and constants), built from `spirv`
+    // when not cached yet; requires mutex_.
+    Module &module(const std::string &key, std::string_view spirv, const char *buildOptions,
+                   size_t nconstants, const imex_l0_spec_constant_t *constants);
     const std::shared_ptr<KernelEntry> &kernel(Module &module, const char *name); // requires mutex_
 
     Engine &engine_;
     std::mutex mutex_; // guards modules_, sources_ and every Module's kernels
-    // Key: SPIR-V bytes + '\0' + build options. The full key (not only a hash)
-    // is compared, so two modules can never be confused.
+    // Key: SPIR-V bytes + '\0' + build options (+ '\0' and each
+    // specialization constant's id and value). The full key (not only a
+    // hash) is compared, so two modules can never be confused.
     std::unordered_map<std::string, std::unique_ptr<Module>> modules_;
     // Key: source, options and defines -> the module built from them.
     // Modules live as long as the engine, so the pointers stay valid.

@@ -41,10 +41,19 @@ void KernelEntry::checkLocalMemory(const ArgValue *values, size_t nvalues) const
 
 void KernelEntry::append(ze_command_list_handle_t list, const ArgValue *values, size_t nvalues,
                          const uint32_t groupSize[3], const char *sizeName,
-                         const ze_group_count_t &count, ze_event_handle_t signal, uint32_t ndeps,
-                         ze_event_handle_t *deps) {
+                         const ze_group_count_t &count, const size_t *globalOffset,
+                         ze_event_handle_t signal, uint32_t ndeps, ze_event_handle_t *deps) {
     if (hasLocalArgs)
         checkLocalMemory(values, nvalues);
+    std::array<uint32_t, 3> offset{0, 0, 0};
+    if (globalOffset)
+        for (int d = 0; d < 3; ++d) {
+            if (globalOffset[d] > UINT32_MAX)
+                failInvalid("global_offset[" + std::to_string(d) + "] = " +
+                            std::to_string(globalOffset[d]) +
+                            " exceeds Level Zero's 32-bit offsets");
+            offset[d] = uint32_t(globalOffset[d]);
+        }
     std::lock_guard<std::mutex> lock(launchMutex_);
     const bool newGroupSize = groupSize_[0] != groupSize[0] || groupSize_[1] != groupSize[1] ||
                               groupSize_[2] != groupSize[2];
@@ -67,6 +76,15 @@ void KernelEntry::append(ze_command_list_handle_t list, const ArgValue *values, 
                  ? imex_l0_out_of_memory
                  : imex_l0_runtime_error,
              message);
+    }
+    if (offset != globalOffset_) {
+        ze_result_t r = zeKernelSetGlobalOffsetExp(handle, offset[0], offset[1], offset[2]);
+        if (r == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE || r == ZE_RESULT_ERROR_UNINITIALIZED)
+            fail(imex_l0_unimplemented, "the driver cannot launch with a global offset "
+                                        "(zeKernelSetGlobalOffsetExp): " +
+                                            std::string(zeResultName(r)));
+        checkZe(r, "zeKernelSetGlobalOffsetExp");
+        globalOffset_ = offset;
     }
     if (newGroupSize) {
         IMEX_L0_ZE(zeKernelSetGroupSize(handle, groupSize[0], groupSize[1], groupSize[2]));

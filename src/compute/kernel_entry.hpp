@@ -54,9 +54,11 @@ struct KernelEntry : Tagged<0x4b454e545259ull /* "KENTRY" */> {
     // group size other than the last one set is checked against the device
     // first (checkGroupSize, naming it sizeName): the check is made once per
     // size change, not per launch.
+    // globalOffset (NULL: 0 0 0) is kernel state too, set when it changes.
     void append(ze_command_list_handle_t list, const ArgValue *values, size_t nvalues,
                 const uint32_t groupSize[3], const char *sizeName, const ze_group_count_t &count,
-                ze_event_handle_t signal, uint32_t ndeps, ze_event_handle_t *deps);
+                const size_t *globalOffset, ze_event_handle_t signal, uint32_t ndeps,
+                ze_event_handle_t *deps);
 
     // zeKernelSuggestGroupSize for a global size, remembered for the next
     // launch of the same size.
@@ -68,6 +70,7 @@ private:
 
     std::mutex launchMutex_; // guards the handle's argument state and the members below
     std::array<uint32_t, 3> groupSize_{0, 0, 0};
+    std::array<uint32_t, 3> globalOffset_{0, 0, 0};
     std::array<uint32_t, 3> suggestedFor_{0, 0, 0};
     std::array<uint32_t, 3> suggestion_{0, 0, 0};
 };

@@ -380,8 +380,8 @@ ze_event_handle_t GpuStream::append(KernelEntry &k, const size_t grid[3], const 
     }
     const ze_group_count_t count = {uint32_t(grid[0]), uint32_t(grid[1]), uint32_t(grid[2])};
     if (!withEvent) {
-        k.append(stream_->list(), values, nvalues, groupSize, "block", count, nullptr, ndeps,
-                 waits);
+        k.append(stream_->list(), values, nvalues, groupSize, "block", count, nullptr, nullptr,
+                 ndeps, waits);
         appended(nullptr);
         return nullptr;
     }
@@ -393,8 +393,8 @@ ze_event_handle_t GpuStream::append(KernelEntry &k, const size_t grid[3], const 
         spare_.reserve(2 * spare_.size() + 8);
     ze_event_handle_t signal = takeEvent();
     try {
-        k.append(stream_->list(), values, nvalues, groupSize, "block", count, signal, ndeps,
-                 waits);
+        k.append(stream_->list(), values, nvalues, groupSize, "block", count, nullptr, signal,
+                 ndeps, waits);
     } catch (...) {
         untakeEvent(signal);
         throw;

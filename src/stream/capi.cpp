@@ -96,6 +96,20 @@ imex_l0_status_t imex_l0_interop_memcpy(imex_l0_stream_t stream, void *dst, cons
     });
 }
 
+imex_l0_status_t imex_l0_interop_memcpy_signal(imex_l0_stream_t stream, void *dst,
+                                               const void *src, size_t size, size_t ndeps,
+                                               const ze_event_handle_t *deps,
+                                               ze_event_handle_t signal_event) {
+    return guard(__func__, [&] {
+        if (!signal_event)
+            failInvalid("signal_event is NULL: pass the event to signal (or use "
+                        "imex_l0_interop_memcpy)");
+        validate<Stream>(stream, "stream")->memcpy(dst, src, size, ndeps, deps, nullptr,
+                                                   signal_event);
+        return imex_l0_success;
+    });
+}
+
 imex_l0_status_t imex_l0_interop_memset(imex_l0_stream_t stream, void *dst, const void *pattern,
                                         size_t pattern_size, size_t size, size_t ndeps,
                                         const ze_event_handle_t *deps,

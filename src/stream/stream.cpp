@@ -107,6 +107,17 @@ ze_event_handle_t Stream::signalEvent(ze_event_handle_t *returnEvent) {
     return profiling_ ? engine()->timestampEvents().acquire() : engine()->events().acquire();
 }
 
+void Stream::checkCallerSignal(ze_event_handle_t signal, ze_event_handle_t *returnEvent) {
+    if (!signal)
+        return;
+    if (returnEvent)
+        failInvalid("signal_event and return_event were both given: a submission signals the "
+                    "caller's event or returns one of the library's, not both");
+    if (EventPool::poolOf(signal))
+        failInvalid("signal_event is an event the library handed out: pass an event of your own "
+                    "pool (the library's come back through return_event)");
+}
+
 void Stream::dropEvent(ze_event_handle_t event) noexcept {
     if (!event)
         return;
@@ -118,17 +129,19 @@ void Stream::dropEvent(ze_event_handle_t event) noexcept {
 }
 
 void Stream::memcpy(void *dst, const void *src, size_t size, size_t ndeps,
-                    const ze_event_handle_t *deps, ze_event_handle_t *returnEvent) {
+                    const ze_event_handle_t *deps, ze_event_handle_t *returnEvent,
+                    ze_event_handle_t callerSignal) {
     if (!dst || !src)
         failInvalid(std::string(dst ? "src" : "dst") + " is NULL");
     checkExtent(dst, size, "dst");
     checkExtent(src, size, "src");
     checkDeps(ndeps, deps);
-    ze_event_handle_t signal = signalEvent(returnEvent);
+    checkCallerSignal(callerSignal, returnEvent);
+    ze_event_handle_t signal = callerSignal ? callerSignal : signalEvent(returnEvent);
     ze_result_t r = zeCommandListAppendMemoryCopy(list_, dst, src, size, signal,
                                                   static_cast<uint32_t>(ndeps),
                                                   const_cast<ze_event_handle_t *>(deps));
-    if (r != ZE_RESULT_SUCCESS)
+    if (r != ZE_RESULT_SUCCESS && !callerSignal)
         dropEvent(signal);
     checkZe(r, "zeCommandListAppendMemoryCopy");
     if (returnEvent) {

@@ -37,6 +37,9 @@ public:
     void checkExtent(const void *ptr, size_t size, const char *what) const;
     // An event from the engine's pool when the caller asked for one.
     ze_event_handle_t signalEvent(ze_event_handle_t *returnEvent);
+    // Refuses a caller's own signal event the library cannot take: one of
+    // its own pools, or one asked for together with a returned event.
+    static void checkCallerSignal(ze_event_handle_t signal, ze_event_handle_t *returnEvent);
     // Gives back an event taken by signalEvent when the append failed.
     void dropEvent(ze_event_handle_t event) noexcept;
     // After an append of `what` (a kernel's name, "memcpy") that signals
@@ -53,8 +56,10 @@ public:
     // it): the events it signals can be recycled once released.
     void listReset();
 
+    // callerSignal: the caller's own event to signal instead (checkCallerSignal).
     void memcpy(void *dst, const void *src, size_t size, size_t ndeps,
-                const ze_event_handle_t *deps, ze_event_handle_t *returnEvent);
+                const ze_event_handle_t *deps, ze_event_handle_t *returnEvent,
+                ze_event_handle_t callerSignal = nullptr);
     void memset(void *dst, const void *pattern, size_t patternSize, size_t size, size_t ndeps,
                 const ze_event_handle_t *deps, ze_event_handle_t *returnEvent);
     // Returns once all work appended is done; after timeoutNs nanoseconds

@@ -522,3 +522,138 @@ TEST_F(ExecuteTest, TwoThreadsLaunchOneKernelOnTwoStreams) {
 }
 
 } // namespace
+
+namespace {
+
+// Writes every work-item's global id (offset included) at its place
+// counted from the offset: the whole launch shows in `out`.
+const char *kGlobalIds = R"(
+kernel void global_ids(global uint *out, uint n) {
+    size_t i = get_global_id(0) - get_global_offset(0);
+    if (i < n)
+        out[i] = (uint)get_global_id(0);
+}
+kernel void mark(global uint *out) { out[get_global_id(0)] = 7u; }
+)";
+
+class LaunchOptionsTest : public WithKernels {
+protected:
+    Kernel inlineKernel(const char *name) {
+        Kernel k;
+        EXPECT_IMEX(imex_l0_kernel_create_from_source(k.out(), engine.get(), kGlobalIds, name,
+                                                      nullptr, 0, nullptr));
+        return k;
+    }
+};
+
+TEST_F(LaunchOptionsTest, GlobalOffsetShiftsTheIds) {
+    Kernel k = inlineKernel("global_ids");
+    UsmBuffer out = allocShared(64 * sizeof(uint32_t));
+    const uint32_t n = 64;
+    imex_l0_exec_arg_t args[] = {usmArg(out.get()), valueArg(n)};
+    imex_l0_range_t range = range1d(64, 16);
+    imex_l0_launch_options_t options = {};
+    options.global_offset[0] = 100;
+    ASSERT_IMEX(imex_l0_interop_kernel_execute_ex(k.get(), stream.get(), 2, args, &range,
+                                                  &options, 0, nullptr, nullptr));
+    ASSERT_IMEX(imex_l0_stream_wait(stream.get()));
+    for (uint32_t i = 0; i < 64; ++i)
+        ASSERT_EQ(out.as<uint32_t>()[i], 100 + i) << i;
+    // The next launch without options has no offset again.
+    ASSERT_IMEX(imex_l0_interop_kernel_execute(k.get(), stream.get(), 2, args, &range, 0,
+                                               nullptr, nullptr));
+    ASSERT_IMEX(imex_l0_stream_wait(stream.get()));
+    for (uint32_t i = 0; i < 64; ++i)
+        ASSERT_EQ(out.as<uint32_t>()[i], i) << i;
+}
+
+TEST_F(LaunchOptionsTest, GroupCountNeedsNoMultipleOfTheGroupSize) {
+    Kernel k = inlineKernel("global_ids");
+    const uint32_t n = 100; // not a multiple of 16: 7 groups cover it
+    UsmBuffer out = allocShared(112 * sizeof(uint32_t));
+    std::memset(out.get(), 0xff, out.size());
+    imex_l0_exec_arg_t args[] = {usmArg(out.get()), valueArg(n)};
+    imex_l0_range_t range = range1d(n, 16); // global is not read
+    imex_l0_launch_options_t options = {};
+    options.group_count[0] = 7;
+    options.group_count[1] = options.group_count[2] = 1;
+    ASSERT_IMEX(imex_l0_interop_kernel_execute_ex(k.get(), stream.get(), 2, args, &range,
+                                                  &options, 0, nullptr, nullptr));
+    ASSERT_IMEX(imex_l0_stream_wait(stream.get()));
+    for (uint32_t i = 0; i < n; ++i)
+        ASSERT_EQ(out.as<uint32_t>()[i], i) << i;
+    EXPECT_EQ(out.as<uint32_t>()[n], 0xffffffffu) << "the kernel's bound check kept it";
+    // Group counts need the group size, and all three counts.
+    imex_l0_range_t noLocal = range1d(n);
+    EXPECT_INVALID(imex_l0_interop_kernel_execute_ex(k.get(), stream.get(), 2, args, &noLocal,
+                                                     &options, 0, nullptr, nullptr),
+                   "needs the group size");
+    options.group_count[2] = 0;
+    EXPECT_INVALID(imex_l0_interop_kernel_execute_ex(k.get(), stream.get(), 2, args, &range,
+                                                     &options, 0, nullptr, nullptr),
+                   "group_count[2] is 0");
+}
+
+TEST_F(LaunchOptionsTest, TheCallersOwnEventIsSignaled) {
+    Kernel k = inlineKernel("mark");
+    UsmBuffer out = allocShared(32 * sizeof(uint32_t));
+    std::memset(out.get(), 0, out.size());
+    UserEvents own = newEvents(2);
+    imex_l0_exec_arg_t args[] = {usmArg(out.get())};
+    imex_l0_range_t range = range1d(32);
+    imex_l0_launch_options_t options = {};
+    options.signal_event = own[0];
+    ASSERT_IMEX(imex_l0_interop_kernel_execute_ex(k.get(), stream.get(), 1, args, &range,
+                                                  &options, 0, nullptr, nullptr));
+    ASSERT_ZE(zeEventHostSynchronize(own[0], UINT64_MAX));
+    EXPECT_EQ(out.as<uint32_t>()[31], 7u);
+    // A copy signals the caller's event too.
+    UsmBuffer copy = allocShared(32 * sizeof(uint32_t));
+    ASSERT_IMEX(imex_l0_interop_memcpy_signal(stream.get(), copy.get(), out.get(), out.size(), 0,
+                                              nullptr, own[1]));
+    ASSERT_ZE(zeEventHostSynchronize(own[1], UINT64_MAX));
+    EXPECT_EQ(copy.as<uint32_t>()[31], 7u);
+    // Not together with a returned event, and not an event of the library's.
+    ze_event_handle_t returned = nullptr;
+    EXPECT_INVALID(imex_l0_interop_kernel_execute_ex(k.get(), stream.get(), 1, args, &range,
+                                                     &options, 0, nullptr, &returned),
+                   "both given");
+    ASSERT_IMEX(imex_l0_interop_kernel_execute(k.get(), stream.get(), 1, args, &range, 0, nullptr,
+                                               &returned));
+    ASSERT_ZE(zeEventHostSynchronize(returned, UINT64_MAX));
+    options.signal_event = returned;
+    EXPECT_INVALID(imex_l0_interop_kernel_execute_ex(k.get(), stream.get(), 1, args, &range,
+                                                     &options, 0, nullptr, nullptr),
+                   "an event the library handed out");
+    EXPECT_INVALID(imex_l0_interop_memcpy_signal(stream.get(), copy.get(), out.get(), 4, 0,
+                                                 nullptr, nullptr),
+                   "signal_event is NULL");
+    ASSERT_IMEX(imex_l0_event_release(engine.get(), returned));
+    ASSERT_IMEX(imex_l0_stream_wait(stream.get()));
+}
+
+TEST_F(LaunchOptionsTest, MemoryArgumentPicksItsBuffer) {
+    Kernel k = inlineKernel("mark");
+    Memory two;
+    size_t sizes[] = {16 * sizeof(uint32_t), 16 * sizeof(uint32_t)};
+    void *handles[] = {IMEX_L0_MEMORY_ALLOCATE, IMEX_L0_MEMORY_ALLOCATE};
+    ASSERT_IMEX(imex_l0_interop_memory_create_v2(two.out(), engine.get(),
+                                                 imex_l0_memory_kind_shared, 2, sizes, handles));
+    auto *first = static_cast<uint32_t *>(ptrOf(two.get(), 0));
+    auto *second = static_cast<uint32_t *>(ptrOf(two.get(), 1));
+    std::memset(first, 0, sizes[0]);
+    std::memset(second, 0, sizes[1]);
+    imex_l0_exec_arg_t args[] = {{imex_l0_arg_memory, two.get(), nullptr, 1}};
+    imex_l0_range_t range = range1d(16);
+    ASSERT_IMEX(imex_l0_interop_kernel_execute(k.get(), stream.get(), 1, args, &range, 0, nullptr,
+                                               nullptr));
+    ASSERT_IMEX(imex_l0_stream_wait(stream.get()));
+    EXPECT_EQ(second[15], 7u);
+    EXPECT_EQ(first[15], 0u) << "buffer 0 was written instead of buffer 1";
+    args[0].size = 2;
+    EXPECT_INVALID(imex_l0_interop_kernel_execute(k.get(), stream.get(), 1, args, &range, 0,
+                                                  nullptr, nullptr),
+                   "names buffer 2 of a memory object of 2");
+}
+
+} // namespace

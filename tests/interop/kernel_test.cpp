@@ -676,3 +676,42 @@ TEST(CacheTest, CacheDirectoryAndStatistics) {
 }
 
 } // namespace
+
+namespace {
+
+// SPIR-V specialization constants: the module stores constant 7 (default 5);
+// each set of constants is a module of its own in the cache.
+TEST_F(KernelTest, SpecializationConstants) {
+    std::string spirv = readFile(SPEC_CONSTANT_SPV, std::ios::binary);
+    ASSERT_FALSE(spirv.empty());
+    UsmBuffer out = allocShared(sizeof(uint32_t));
+    auto run = [&](imex_l0_kernel_t k) {
+        out.as<uint32_t>()[0] = 0;
+        imex_l0_exec_arg_t args[] = {usmArg(out.get())};
+        imex_l0_range_t range = range1d(1);
+        EXPECT_IMEX(imex_l0_interop_kernel_execute(k, stream.get(), 1, args, &range, 0, nullptr,
+                                                   nullptr));
+        EXPECT_IMEX(imex_l0_stream_wait(stream.get()));
+        return out.as<uint32_t>()[0];
+    };
+    Kernel plain, specialized, again;
+    ASSERT_IMEX(imex_l0_kernel_create_from_spirv(plain.out(), engine.get(), spirv.data(),
+                                                 spirv.size(), "write_spec", nullptr));
+    imex_l0_spec_constant_t seven = {7, 42};
+    ASSERT_IMEX(imex_l0_kernel_create_from_spirv_specialized(
+        specialized.out(), engine.get(), spirv.data(), spirv.size(), "write_spec", nullptr, 1,
+        &seven));
+    imex_l0_spec_constant_t other = {7, 99};
+    ASSERT_IMEX(imex_l0_kernel_create_from_spirv_specialized(
+        again.out(), engine.get(), spirv.data(), spirv.size(), "write_spec", nullptr, 1, &other));
+    EXPECT_EQ(run(plain.get()), 5u) << "the default value";
+    EXPECT_EQ(run(specialized.get()), 42u);
+    EXPECT_EQ(run(again.get()), 99u) << "a module of its own, not the cached 42";
+    Kernel missing;
+    EXPECT_INVALID(imex_l0_kernel_create_from_spirv_specialized(missing.out(), engine.get(),
+                                                                spirv.data(), spirv.size(),
+                                                                "write_spec", nullptr, 1, nullptr),
+                   "constants is NULL");
+}
+
+} // namespace
