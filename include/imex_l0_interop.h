@@ -282,6 +282,11 @@ IMEX_L0_API imex_l0_status_t imex_l0_kernel_get_properties(imex_l0_kernel_t kern
 IMEX_L0_API imex_l0_status_t imex_l0_kernel_suggest_group_size(imex_l0_kernel_t kernel,
                                                                const size_t global[3],
                                                                size_t local[3]);
+/** The compiler's log of the source the kernel was built from: the warnings
+ *  of a successful compile ("" when there were none, and for kernels made
+ *  from SPIR-V). *log is owned by the kernel, valid until it is destroyed. */
+IMEX_L0_API imex_l0_status_t imex_l0_kernel_get_build_log(imex_l0_kernel_t kernel,
+                                                          const char **log);
 /** The handle is library-owned: do not destroy it. */
 IMEX_L0_API imex_l0_status_t imex_l0_interop_kernel_get_handle(imex_l0_kernel_t kernel,
                                                                ze_kernel_handle_t *handle);

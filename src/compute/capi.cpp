@@ -29,8 +29,8 @@ void checkDefines(size_t ndefines, const imex_l0_define_t *defines) {
 }
 
 imex_l0_status_t wrapKernel(imex_l0_kernel_t *kernel, Engine *engine,
-                            std::shared_ptr<KernelEntry> entry) {
-    auto k = std::make_unique<Kernel>(engine, std::move(entry));
+                            std::shared_ptr<KernelEntry> entry, std::string buildLog = {}) {
+    auto k = std::make_unique<Kernel>(engine, std::move(entry), std::move(buildLog));
     *kernel = reinterpret_cast<imex_l0_kernel_t>(k.release());
     return imex_l0_success;
 }
@@ -68,13 +68,14 @@ imex_l0_status_t imex_l0_kernel_create_from_source(imex_l0_kernel_t *kernel,
         checkDefines(ndefines, defines);
         Stopwatch watch;
         bool hit = false;
+        std::string buildLog;
         auto entry = e->kernels().fromSource(source, kernel_name, build_options, ndefines,
-                                             defines, hit);
+                                             defines, hit, buildLog);
         if (verboseAt(Verbosity::info))
             logLine(Verbosity::info, "kernel_create,source," + csvField(kernel_name) +
                                          ",cache=" + (hit ? "hit" : "miss") + ",time_us=" +
                                          std::to_string(watch.elapsedUs()));
-        return wrapKernel(kernel, e, std::move(entry));
+        return wrapKernel(kernel, e, std::move(entry), std::move(buildLog));
     });
 }
 
@@ -268,6 +269,14 @@ imex_l0_status_t imex_l0_interop_kernel_get_handle(imex_l0_kernel_t kernel,
         auto *k = validate<Kernel>(kernel, "kernel");
         requireOutput(handle, "handle");
         *handle = k->entry().handle;
+        return imex_l0_success;
+    });
+}
+
+imex_l0_status_t imex_l0_kernel_get_build_log(imex_l0_kernel_t kernel, const char **log) {
+    return guard(__func__, [&] {
+        requireOutput(log, "log");
+        *log = validate<Kernel>(kernel, "kernel")->buildLog().c_str();
         return imex_l0_success;
     });
 }

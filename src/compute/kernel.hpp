@@ -9,6 +9,7 @@
 #include <array>
 #include <atomic>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace imex_l0 {
@@ -17,11 +18,14 @@ class Stream;
 
 class Kernel : public Tagged<0x4b45524e454cull /* "KERNEL" */> {
 public:
-    Kernel(Engine *engine, std::shared_ptr<KernelEntry> entry)
-        : child_(engine), entry_(std::move(entry)), checkedUsm_(entry_->args.size()) {}
+    Kernel(Engine *engine, std::shared_ptr<KernelEntry> entry, std::string buildLog = {})
+        : child_(engine), entry_(std::move(entry)), buildLog_(std::move(buildLog)),
+          checkedUsm_(entry_->args.size()) {}
 
     Engine *engine() const { return child_.engine(); }
     const KernelEntry &entry() const { return *entry_; }
+    // The compiler's log of the source it was built from ("" for SPIR-V).
+    const std::string &buildLog() const { return buildLog_; }
     // The group size launches choose for `global` (cached by the entry).
     std::array<uint32_t, 3> suggestGroupSize(const uint32_t global[3]) {
         return entry_->suggestGroupSize(global);
@@ -47,6 +51,7 @@ private:
 
     EngineChild child_;
     std::shared_ptr<KernelEntry> entry_;
+    std::string buildLog_;
     // Per argument, the pointer last found to be USM of the engine's context:
     // launches that pass it again skip the query (two Level Zero calls).
     // Relaxed atomics: launches may come from several threads, and a stale

@@ -200,14 +200,15 @@ std::shared_ptr<KernelEntry> KernelCache::fromSpirv(const void *spirv, size_t si
 std::shared_ptr<KernelEntry> KernelCache::fromSource(const char *source, const char *name,
                                                      const char *buildOptions, size_t ndefines,
                                                      const imex_l0_define_t *defines,
-                                                     bool &cacheHit) {
+                                                     bool &cacheHit, std::string &buildLog) {
     std::string key = sourceKey(source, buildOptions, ndefines, defines);
     {
         std::lock_guard<std::mutex> lock(mutex_);
         auto it = sources_.find(key);
         if (it != sources_.end()) {
             cacheHit = true;
-            return kernel(*it->second, name);
+            buildLog = it->second.log;
+            return kernel(*it->second.module, name);
         }
     }
     cacheHit = false;
@@ -231,7 +232,8 @@ std::shared_ptr<KernelEntry> KernelCache::fromSource(const char *source, const c
     spirvKey += '\0';
     std::lock_guard<std::mutex> lock(mutex_);
     Module &m = module(spirvKey, std::string_view(spirvKey.data(), size), nullptr, 0, nullptr);
-    sources_.emplace(std::move(key), &m);
+    buildLog = log.ptr ? static_cast<const char *>(log.ptr) : "";
+    sources_.emplace(std::move(key), SourceBuild{&m, buildLog});
     return kernel(m, name);
 }
 

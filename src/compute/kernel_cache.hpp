@@ -51,10 +51,12 @@ public:
     // Called after a header was registered: later source creates compile
     // again instead of reusing a build made with the previous headers.
     static void headersChanged();
-    // cacheHit reports whether the compiler was skipped, for verbose lines.
+    // cacheHit reports whether the compiler was skipped, for verbose lines;
+    // buildLog receives the compiler's log (its warnings, "" when none).
     std::shared_ptr<KernelEntry> fromSource(const char *source, const char *name,
                                             const char *buildOptions, size_t ndefines,
-                                            const imex_l0_define_t *defines, bool &cacheHit);
+                                            const imex_l0_define_t *defines, bool &cacheHit,
+                                            std::string &buildLog);
 
 private:
     // The module of `key` (SPIR-V, options and constants), built from `spirv`
@@ -69,9 +71,14 @@ private:
     // specialization constant's id and value). The full key (not only a
     // hash) is compared, so two modules can never be confused.
     std::unordered_map<std::string, std::unique_ptr<Module>> modules_;
-    // Key: source, options and defines -> the module built from them.
-    // Modules live as long as the engine, so the pointers stay valid.
-    std::unordered_map<std::string, Module *> sources_;
+    // Key: source, options and defines -> the module built from them and the
+    // compiler's log. Modules live as long as the engine, so the pointers
+    // stay valid.
+    struct SourceBuild {
+        Module *module;
+        std::string log;
+    };
+    std::unordered_map<std::string, SourceBuild> sources_;
 };
 
 } // namespace imex_l0

@@ -715,3 +715,32 @@ TEST_F(KernelTest, SpecializationConstants) {
 }
 
 } // namespace
+
+namespace {
+
+// The warnings of a successful compile reach the caller, as pyopencl's
+// Program.build reports them.
+TEST_F(KernelTest, BuildLogOfASuccessfulCompileHasItsWarnings) {
+    const char *source = "kernel void warned(global int *o) { int unused; o[0] = 1; }\n";
+    Kernel k;
+    ASSERT_IMEX(imex_l0_kernel_create_from_source(k.out(), engine.get(), source, "warned",
+                                                  "-Wunused-variable", 0, nullptr));
+    const char *log = nullptr;
+    ASSERT_IMEX(imex_l0_kernel_get_build_log(k.get(), &log));
+    ASSERT_NE(log, nullptr);
+    EXPECT_NE(std::string(log).find("unused variable 'unused'"), std::string::npos) << log;
+    // The same build again is a cache hit with the same log.
+    Kernel again;
+    ASSERT_IMEX(imex_l0_kernel_create_from_source(again.out(), engine.get(), source, "warned",
+                                                  "-Wunused-variable", 0, nullptr));
+    const char *againLog = nullptr;
+    ASSERT_IMEX(imex_l0_kernel_get_build_log(again.get(), &againLog));
+    EXPECT_STREQ(againLog, log);
+    // SPIR-V kernels have none.
+    Kernel spirv = fromSpirv("add");
+    ASSERT_IMEX(imex_l0_kernel_get_build_log(spirv.get(), &log));
+    EXPECT_STREQ(log, "");
+    EXPECT_INVALID(imex_l0_kernel_get_build_log(k.get(), nullptr), "log");
+}
+
+} // namespace
