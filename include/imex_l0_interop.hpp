@@ -144,6 +144,13 @@ public:
         if (check(imex_l0_interop_engine_create(&e, driver, device, context)))
             adopt(e);
     }
+    // Takes ownership of an engine the C API created (destroyed with the last copy).
+    static engine take_ownership(imex_l0_engine_t e) {
+        engine result;
+        if (e)
+            result.adopt(e);
+        return result;
+    }
     imex_l0_engine_t get() const { return shared_.get(); }
     explicit operator bool() const { return bool(shared_); }
     // Drops this reference; the engine goes with the last one.
@@ -170,6 +177,10 @@ public:
     // Returns an event the library handed out to the engine's pool.
     bool release(ze_event_handle_t event) const {
         return check(imex_l0_event_release(get(), event));
+    }
+    // The device start and end (ns) of a profiled command's event.
+    bool timestamps(ze_event_handle_t event, uint64_t &start_ns, uint64_t &end_ns) const {
+        return check(imex_l0_event_get_timestamps(get(), event, &start_ns, &end_ns));
     }
 
 private:
@@ -209,6 +220,10 @@ public:
         return *this;
     }
     using engine_ref::owner;
+
+protected:
+    // Tag of the constructors that take ownership of a C handle.
+    struct adopting {};
 };
 
 // An event the library handed out, released to its engine's pool on
@@ -278,7 +293,33 @@ public:
         check(imex_l0_interop_stream_get_list(get(), &l));
         return l;
     }
+    // Takes ownership of a stream the C API made from `e`.
+    static stream take_ownership(const engine &e, imex_l0_stream_t s) {
+        return stream(adopting{}, e, s);
+    }
     bool wait() const { return check(imex_l0_stream_wait(get())); }
+    // A wait of at most timeout_ns: false with last_status() imex_l0_timeout
+    // when the work is not done by then.
+    bool wait_for(uint64_t timeout_ns) const {
+        return check(imex_l0_stream_wait_timeout(get(), timeout_ns));
+    }
+    // The owner of the regular list reset it: its events may be recycled.
+    bool list_reset() const { return check(imex_l0_interop_stream_list_reset(get())); }
+    bool set_profiling(bool on) const { return check(imex_l0_stream_set_profiling(get(), on)); }
+    // Fills size bytes with the pattern; returns the completion event.
+    ze_event_handle_t memset(void *dst, const void *pattern, size_t pattern_size, size_t size,
+                             const std::vector<ze_event_handle_t> &deps = {}) const {
+        ze_event_handle_t done = nullptr;
+        check(imex_l0_interop_memset(get(), dst, pattern, pattern_size, size, deps.size(),
+                                     deps.data(), &done));
+        return done;
+    }
+    // A copy that signals the caller's own event.
+    bool memcpy_signal(void *dst, const void *src, size_t size, ze_event_handle_t signal,
+                       const std::vector<ze_event_handle_t> &deps = {}) const {
+        return check(imex_l0_interop_memcpy_signal(get(), dst, src, size, deps.size(),
+                                                   deps.data(), signal));
+    }
     // Copies, after deps; returns the completion event (release it with engine::release).
     ze_event_handle_t memcpy(void *dst, const void *src, size_t size,
                              const std::vector<ze_event_handle_t> &deps = {}) const {
@@ -293,6 +334,8 @@ public:
         return done ? event(owner(), done) : event();
     }
 
+private:
+    stream(adopting, const engine &e, imex_l0_stream_t s) : engine_object(e) { adopt(s); }
 };
 
 class memory : public engine_object<imex_l0_memory_t, imex_l0_memory_destroy> {
@@ -305,6 +348,15 @@ public:
         imex_l0_memory_t m = nullptr;
         if (check(imex_l0_interop_memory_create(&m, e.get(), kind, size, ptr)))
             adopt(m);
+    }
+    // Takes ownership of a memory object the C API made from `e`.
+    static memory take_ownership(const engine &e, imex_l0_memory_t m) {
+        return memory(adopting{}, e, m);
+    }
+    imex_l0_memory_kind_t kind() const {
+        imex_l0_memory_kind_t k = imex_l0_memory_kind_device;
+        check(imex_l0_memory_get_kind(get(), &k));
+        return k;
     }
     void *data(size_t index = 0) const {
         void *p = nullptr;
@@ -320,11 +372,16 @@ public:
         return s;
     }
 
+private:
+    memory(adopting, const engine &e, imex_l0_memory_t m) : engine_object(e) { adopt(m); }
 };
 
 // One launch argument.
 struct arg : imex_l0_exec_arg_t {
-    static arg mem(const imex_l0::memory &m) { return arg{{imex_l0_arg_memory, m.get(), nullptr, 0}}; }
+    // Buffer `index` of the memory object.
+    static arg mem(const imex_l0::memory &m, size_t index = 0) {
+        return arg{{imex_l0_arg_memory, m.get(), nullptr, index}};
+    }
     static arg usm(const void *ptr) { return arg{{imex_l0_arg_usm, nullptr, ptr, 0}}; }
     template <typename T> static arg value(const T &v) {
         return arg{{imex_l0_arg_value, nullptr, &v, sizeof(T)}};
@@ -356,10 +413,49 @@ public:
             result.adopt(k);
         return result;
     }
+    // From SPIR-V with specialization constants.
+    static kernel from_spirv(const engine &e, const void *spirv, size_t size,
+                             const std::string &name,
+                             const std::vector<imex_l0_spec_constant_t> &constants,
+                             const std::string &options = "") {
+        imex_l0_kernel_t k = nullptr;
+        kernel result(e);
+        if (check(imex_l0_kernel_create_from_spirv_specialized(&k, e.get(), spirv, size,
+                                                               name.c_str(), options.c_str(),
+                                                               constants.size(),
+                                                               constants.data())))
+            result.adopt(k);
+        return result;
+    }
+    // Takes ownership of a kernel the C API made from `e`.
+    static kernel take_ownership(const engine &e, imex_l0_kernel_t k) {
+        kernel result(e);
+        result.adopt(k);
+        return result;
+    }
     size_t arg_count() const {
         size_t n = 0;
         check(imex_l0_kernel_get_arg_count(get(), &n));
         return n;
+    }
+    // The kind and byte size of argument `index`.
+    bool arg_info(size_t index, imex_l0_arg_kind_t &kind, size_t &size) const {
+        return check(imex_l0_kernel_get_arg_info(get(), index, &kind, &size));
+    }
+    imex_l0_kernel_properties_t properties() const {
+        imex_l0_kernel_properties_t p{};
+        check(imex_l0_kernel_get_properties(get(), &p));
+        return p;
+    }
+    std::vector<size_t> suggest_group_size(const size_t global[3]) const {
+        std::vector<size_t> local(3, 0);
+        check(imex_l0_kernel_suggest_group_size(get(), global, local.data()));
+        return local;
+    }
+    // The warnings of its source build ("" for SPIR-V).
+    std::string build_log() const {
+        const char *log = nullptr;
+        return check(imex_l0_kernel_get_build_log(get(), &log)) && log ? log : "";
     }
     ze_kernel_handle_t native() const {
         ze_kernel_handle_t h = nullptr;
@@ -372,11 +468,20 @@ public:
                               const imex_l0_range_t &range,
                               const std::vector<ze_event_handle_t> &deps = {},
                               bool want_event = true) const {
+        return execute(s, args, range, imex_l0_launch_options_t{}, deps, want_event);
+    }
+    // With launch options (global offset, group count, the caller's event;
+    // with a signal_event, want_event must be false).
+    ze_event_handle_t execute(const stream &s, const std::vector<arg> &args,
+                              const imex_l0_range_t &range,
+                              const imex_l0_launch_options_t &options,
+                              const std::vector<ze_event_handle_t> &deps = {},
+                              bool want_event = true) const {
         std::vector<imex_l0_exec_arg_t> c(args.begin(), args.end());
         ze_event_handle_t done = nullptr;
-        check(imex_l0_interop_kernel_execute(get(), s.get(), c.size(), c.data(), &range,
-                                             deps.size(), deps.data(),
-                                             want_event ? &done : nullptr));
+        check(imex_l0_interop_kernel_execute_ex(get(), s.get(), c.size(), c.data(), &range,
+                                                &options, deps.size(), deps.data(),
+                                                want_event ? &done : nullptr));
         return done;
     }
     // The same, with the event released when the returned object goes.
@@ -388,6 +493,41 @@ public:
     }
 
 };
+
+// The library loaded at run time.
+inline imex_l0_version_t version() {
+    imex_l0_version_t v{};
+    check(imex_l0_get_version(&v));
+    return v;
+}
+inline bool set_log_level(imex_l0_log_level_t level) {
+    return check(imex_l0_set_log_level(level));
+}
+inline bool set_log_callback(imex_l0_log_callback_t callback, void *user_data = nullptr) {
+    return check(imex_l0_set_log_callback(callback, user_data));
+}
+inline bool register_header(const std::string &name, const std::string &contents) {
+    return check(imex_l0_register_header(name.c_str(), contents.c_str()));
+}
+// OpenCL C to SPIR-V (no device); `log` receives the build log when given.
+inline std::vector<char> compile_opencl_c(const std::string &source,
+                                          const std::string &options = "",
+                                          const std::vector<imex_l0_define_t> &defines = {},
+                                          std::string *log = nullptr) {
+    void *spirv = nullptr;
+    size_t size = 0;
+    char *text = nullptr;
+    bool ok = check(imex_l0_compile_opencl_c(source.c_str(), options.c_str(), defines.size(),
+                                             defines.data(), &spirv, &size, &text));
+    if (log)
+        *log = text ? text : "";
+    std::vector<char> result;
+    if (ok && spirv)
+        result.assign(static_cast<char *>(spirv), static_cast<char *>(spirv) + size);
+    imex_l0_free(spirv);
+    imex_l0_free(text);
+    return result;
+}
 
 } // inline namespace throwing / nonthrowing
 } // namespace imex_l0

@@ -216,3 +216,65 @@ TEST_F(CppWrapperTest, LocalArgumentAndSetData) {
 }
 
 } // namespace
+
+namespace {
+
+// The wrapper covers the C API: C handles it takes over, fills, queries,
+// launch options, the build log, profiling, headers, logging and the version.
+TEST_F(CppWrapperTest, CoversTheCApi) {
+    imex_l0_version_t v = imex_l0::version();
+    EXPECT_EQ(v.major, uint32_t(IMEX_L0_VERSION_MAJOR));
+
+    imex_l0_engine_t raw = nullptr;
+    ASSERT_IMEX(imex_l0_interop_engine_create(&raw, driver, device, context.get()));
+    imex_l0::engine engine = imex_l0::engine::take_ownership(raw);
+    ASSERT_EQ(engine.get(), raw);
+    imex_l0_stream_t rawStream = nullptr;
+    ASSERT_IMEX(imex_l0_stream_create(&rawStream, engine.get()));
+    imex_l0::stream stream = imex_l0::stream::take_ownership(engine, rawStream);
+
+    ASSERT_TRUE(imex_l0::register_header("cpp_wrapper_test/seven.h", "#define SEVEN 7\n"));
+    auto k = imex_l0::kernel::from_source(
+        engine,
+        "#include \"cpp_wrapper_test/seven.h\"\n"
+        "kernel void put(global int *o, int unused_arg) { int unused; o[get_global_id(0)] += SEVEN; }",
+        "put", "-Wunused-variable");
+    EXPECT_NE(k.build_log().find("unused variable"), std::string::npos) << k.build_log();
+    EXPECT_EQ(k.arg_count(), 2u);
+    imex_l0_arg_kind_t kind{};
+    size_t size = 0;
+    ASSERT_TRUE(k.arg_info(1, kind, size));
+    EXPECT_EQ(kind, imex_l0_arg_kind_value);
+    EXPECT_EQ(size, sizeof(int));
+    EXPECT_GE(k.properties().max_group_size, 1u);
+
+    imex_l0::memory out(engine, imex_l0_memory_kind_shared, 64 * sizeof(int));
+    EXPECT_EQ(out.kind(), imex_l0_memory_kind_shared);
+    int zero = 0;
+    ASSERT_TRUE(engine.release(stream.memset(out.data(), &zero, sizeof zero, out.size())));
+    ASSERT_TRUE(stream.wait_for(10'000'000'000ull));
+    imex_l0_launch_options_t options{};
+    options.global_offset[0] = 32;
+    int unusedArg = 0;
+    ASSERT_TRUE(stream.set_profiling(true));
+    ze_event_handle_t done =
+        k.execute(stream, {imex_l0::arg::mem(out), imex_l0::arg::value(unusedArg)},
+                  {{32, 1, 1}, {0, 0, 0}}, options);
+    ASSERT_NE(done, nullptr);
+    ASSERT_TRUE(stream.wait());
+    uint64_t start = 0, end = 0;
+    EXPECT_TRUE(engine.timestamps(done, start, end));
+    EXPECT_LE(start, end);
+    EXPECT_TRUE(engine.release(done));
+    const int *o = static_cast<const int *>(out.data());
+    EXPECT_EQ(o[0], 0) << "the offset moved the launch to elements 32..63";
+    EXPECT_EQ(o[32], 7);
+    EXPECT_EQ(o[63], 7);
+
+    std::string log;
+    std::vector<char> spirv = imex_l0::compile_opencl_c("kernel void k() {}", "", {}, &log);
+    EXPECT_FALSE(spirv.empty()) << log;
+    EXPECT_TRUE(imex_l0::set_log_level(imex_l0_log_error));
+}
+
+} // namespace
