@@ -7,9 +7,11 @@ include(CMakePackageConfigHelpers)
 
 set(IMEX_L0_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/imex_l0_interop)
 
+# The headers go into one directory of their own, include/imex_l0, which the
+# package's targets and the pkg-config file put on the include path: code
+# includes "imex_l0_interop.h" as in the build tree.
 install(TARGETS imex_l0_interop imex_l0_mlir_runtime EXPORT imex_l0_interop_targets
-  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS imex_l0_compiler LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS ze_opencl LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(FILES
@@ -18,7 +20,7 @@ install(FILES
   ${PROJECT_SOURCE_DIR}/include/imex_gpu_runtime.h
   ${PROJECT_SOURCE_DIR}/include/imex_l0_mlir_runtime.h
   ${PROJECT_SOURCE_DIR}/driver/include/ze_opencl_ext.h
-  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/imex_l0)
 
 set_target_properties(imex_l0_interop PROPERTIES EXPORT_NAME interop)
 set_target_properties(imex_l0_mlir_runtime PROPERTIES EXPORT_NAME mlir_runtime)

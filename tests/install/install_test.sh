@@ -21,4 +21,9 @@ PKG_CONFIG_PATH="$prefix/lib/pkgconfig" cc "$source_dir/tests/install/consumer/c
     $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs imex_l0_interop) \
     -Wl,-rpath,"$lib_dir" -o "$prefix/consumer-pkgconfig"
 ZE_ENABLE_ALT_DRIVERS="${lib_dir}libze_opencl.so" "$prefix/consumer-pkgconfig"
-test -f "$prefix/include/ze_opencl_ext.h"
+# Every header in one directory of the project's own.
+for header in imex_l0_interop.h imex_l0_interop.hpp imex_gpu_runtime.h imex_l0_mlir_runtime.h \
+              ze_opencl_ext.h; do
+    test -f "$prefix/include/imex_l0/$header"
+done
+test -z "$(ls "$prefix/include" | grep -v '^imex_l0$')"
