@@ -2,6 +2,8 @@
 
 #include "embedded_headers.hpp"
 
+#include <vector>
+
 namespace imex_l0::compiler {
 namespace {
 
@@ -56,6 +58,11 @@ std::string HeaderRegistry::add(const std::string &name, const std::string &cont
     if (!isValidHeaderName(name))
         return "invalid header name '" + name +
                "' (a relative path such as \"my/header.h\", without '.' or '..')";
+    for (size_t i = 0; i < kEmbeddedHeaderCount; ++i)
+        if (name == kEmbeddedHeaders[i].name)
+            return "'" + name +
+                   "' is one of the library's own headers, which kernels include as they are: "
+                   "register yours under another name";
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = current_->headers.find(name);
     if (it != current_->headers.end() && it->second == contents)
@@ -66,6 +73,60 @@ std::string HeaderRegistry::add(const std::string &name, const std::string &cont
     next->digest = digestOf(next->headers);
     current_ = std::move(next);
     return {};
+}
+
+namespace {
+
+// The names of the #include lines of `text`; false when one is not a plain
+// "name" or <name> (a macro, say), whose target cannot be known unparsed.
+bool includedNames(std::string_view text, std::vector<std::string> &names) {
+    size_t at = 0;
+    while (at < text.size()) {
+        size_t end = text.find('\n', at);
+        std::string_view line = text.substr(at, end == std::string_view::npos ? text.npos : end - at);
+        at = end == std::string_view::npos ? text.size() : end + 1;
+        size_t i = line.find_first_not_of(" \t");
+        if (i == std::string_view::npos || line[i] != '#')
+            continue;
+        i = line.find_first_not_of(" \t", i + 1);
+        if (i == std::string_view::npos || line.compare(i, 7, "include") != 0)
+            continue;
+        i = line.find_first_not_of(" \t", i + 7);
+        if (i == std::string_view::npos)
+            return false;
+        char close = line[i] == '"' ? '"' : line[i] == '<' ? '>' : 0;
+        size_t last = close ? line.find(close, i + 1) : std::string_view::npos;
+        if (last == std::string_view::npos)
+            return false;
+        names.emplace_back(line.substr(i + 1, last - i - 1));
+    }
+    return true;
+}
+
+} // namespace
+
+Digest includedHeadersDigest(std::string_view source, const HeaderRegistry::Snapshot &headers) {
+    std::map<std::string, const std::string *> used; // name -> contents, or null when absent
+    std::vector<std::string> pending;
+    if (!includedNames(source, pending))
+        return headers.digest;
+    while (!pending.empty()) {
+        std::string name = std::move(pending.back());
+        pending.pop_back();
+        if (used.count(name))
+            continue;
+        auto it = headers.headers.find(name);
+        const std::string *contents = it == headers.headers.end() ? nullptr : &it->second;
+        used.emplace(name, contents);
+        if (contents && !includedNames(*contents, pending))
+            return headers.digest;
+    }
+    Sha256 h;
+    for (const auto &[name, contents] : used) {
+        h.updateField(name);
+        h.updateField(contents ? std::string_view(*contents) : std::string_view("\0absent", 7));
+    }
+    return h.final();
 }
 
 } // namespace imex_l0::compiler

@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 
 #include "hash.hpp"
 
@@ -27,7 +28,9 @@ public:
 
     std::shared_ptr<const Snapshot> snapshot() const;
 
-    // Adds or replaces a header. Returns "" or why the name is rejected.
+    // Adds or replaces a header. Returns "" or why the name is rejected: an
+    // invalid one, or one of the library's own headers (kernels/), which a
+    // registration must not replace under the kernels that include them.
     std::string add(const std::string &name, const std::string &contents);
 
 private:
@@ -41,5 +44,14 @@ private:
 
 // True if name is a relative path without "." / ".." components.
 bool isValidHeaderName(const std::string &name);
+
+// What a compile of `source` can read from the registry: the headers its
+// `#include "..."` / `#include <...>` lines name, and theirs, transitively
+// (a name the registry lacks counts too, as absent, so registering it later
+// changes the result). Digested into the compile's cache key instead of the
+// whole registry, so that registering an unrelated header keeps every
+// cached build. A source or header whose includes are not all plain names
+// (`#include MACRO`) gets the whole registry's digest.
+Digest includedHeadersDigest(std::string_view source, const HeaderRegistry::Snapshot &headers);
 
 } // namespace imex_l0::compiler

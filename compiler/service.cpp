@@ -63,14 +63,15 @@ Service::Outcome Service::compile(std::string_view source, const char *optionTex
     const bool untrusted = config().mode != "subprocess" && !inProcessTrusted();
     const bool subprocess = config().mode == "subprocess" || untrusted;
     // Everything that decides the output, each field length-prefixed. The
-    // registry digest stands for every header the source can include.
+    // digest of the registry's headers the source includes stands for them.
     std::string key = "imex_l0 compiler key 1";
     appendField(key, identity());
     appendField(key, subprocess ? "subprocess" : "inprocess");
     appendField(key, std::to_string(spirvVersion));
     appendField(key, options.canonical());
-    appendField(key, std::string_view(reinterpret_cast<const char *>(request.headers->digest.data()),
-                                      request.headers->digest.size()));
+    Digest included = includedHeadersDigest(source, *request.headers);
+    appendField(key, std::string_view(reinterpret_cast<const char *>(included.data()),
+                                      included.size()));
     // Files under user -I directories are outside the registry digest: for
     // such builds the key holds the preprocessed source, which contains them.
     // If preprocessing fails the build runs uncached and reports the error.

@@ -252,7 +252,10 @@ IMEX_L0_API imex_l0_status_t imex_l0_compile_opencl_c(const char *source,
                                                       const char *build_options, size_t ndefines,
                                                       const imex_l0_define_t *defines,
                                                       void **spirv, size_t *size, char **log);
-/** Makes `#include "name"` resolve to contents in every later compile. */
+/** Makes `#include "name"` resolve to contents in every later compile. The
+ *  library's own headers (imex_l0/...) cannot be replaced
+ *  (imex_l0_invalid_arguments). Only builds whose source includes the header
+ *  (directly or through other registered headers) are compiled again. */
 IMEX_L0_API imex_l0_status_t imex_l0_register_header(const char *name, const char *contents);
 
 typedef enum {

@@ -198,6 +198,47 @@ TEST(Compile, RegisteredHeaders) {
     }
     EXPECT_EQ(api().register_header(nullptr, "x", &error), imex_l0_invalid_arguments);
     std::free(error);
+    error = nullptr;
+    // The library's own headers cannot be replaced under the kernels that use them.
+    EXPECT_EQ(api().register_header("imex_l0/indexing.h", "#define X 1\n", &error),
+              imex_l0_invalid_arguments);
+    ASSERT_NE(error, nullptr);
+    EXPECT_NE(std::string(error).find("library's own headers"), std::string::npos) << error;
+    std::free(error);
+}
+
+// A registration touches only the builds that include the header: another
+// source's cached build stays a hit, and a header a source names but the
+// registry lacked counts as absent, so registering it later is a miss.
+TEST(Compile, UnrelatedRegistrationKeepsCachedBuilds) {
+    std::string name = unique("related") + ".h";
+    std::string src = "#include \"" + name + "\"\nkernel void k(global int *o) { o[0] = V; }";
+    std::string other = "kernel void " + unique("unrelated") + "(global int *o) { o[0] = 1; }";
+    char *error = nullptr;
+    ASSERT_EQ(api().register_header(name.c_str(), "#define V 1\n", &error), imex_l0_success);
+    expectValid(compile(src));
+    expectValid(compile(other));
+    imex_l0_cache_stats_t before = stats();
+    std::string unrelated = unique("unrelated_header") + ".h";
+    ASSERT_EQ(api().register_header(unrelated.c_str(), "#define W 2\n", &error), imex_l0_success);
+    expectValid(compile(src));
+    expectValid(compile(other));
+    EXPECT_EQ(stats().memory_hits, before.memory_hits + 2) << "an unrelated registration "
+                                                              "invalidated cached builds";
+    // Through a header that includes another: a change of the inner one is seen.
+    std::string inner = unique("inner") + ".h", outer = unique("outer") + ".h";
+    ASSERT_EQ(api().register_header(inner.c_str(), "#define DEPTH 1\n", &error), imex_l0_success);
+    ASSERT_EQ(api().register_header(outer.c_str(), ("#include \"" + inner + "\"\n").c_str(),
+                                    &error),
+              imex_l0_success);
+    std::string nested =
+        "#include \"" + outer + "\"\nkernel void k(global int *o) { o[0] = DEPTH; }";
+    Build one = compile(nested);
+    expectValid(one);
+    ASSERT_EQ(api().register_header(inner.c_str(), "#define DEPTH 2\n", &error), imex_l0_success);
+    imex_l0_cache_stats_t beforeChange = stats();
+    expectValid(compile(nested));
+    EXPECT_EQ(stats().memory_misses, beforeChange.memory_misses + 1);
 }
 
 TEST(Compile, ErrorHasLineColumnSourceLineAndCaret) {
