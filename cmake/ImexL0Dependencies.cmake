@@ -29,6 +29,13 @@ target_link_libraries(imex_l0_clang INTERFACE clang-cpp imex_l0_llvm)
 # Tools used at build time to make SPIR-V test inputs and as the compiler's
 # subprocess fallback / test oracle.
 find_program(IMEX_L0_CLANG clang-15 REQUIRED)
+# Its builtin headers (opencl-c.h): the compiler reads them at run time, the
+# builtin-declarations test generates its kernels from them.
+execute_process(
+  COMMAND "${IMEX_L0_CLANG}" -print-resource-dir
+  OUTPUT_VARIABLE IMEX_L0_CLANG_RESOURCE_DIR
+  OUTPUT_STRIP_TRAILING_WHITESPACE
+  COMMAND_ERROR_IS_FATAL ANY)
 find_program(IMEX_L0_LLVM_SPIRV llvm-spirv-15 PATHS "${IMEX_L0_LLVM_ROOT}/bin" REQUIRED)
 find_program(IMEX_L0_SPIRV_VAL spirv-val REQUIRED)
 

@@ -156,7 +156,33 @@ std::vector<std::string> implementationArguments(const BuildOptions &options) {
     // "CL1.2" -> 120, the value of CL_VERSION_1_2.
     std::string version = std::string(1, options.clStd[2]) + options.clStd[4] + "0";
     return {"-D__OPENCL_VERSION__=" + version,
-            "-cl-ext=-cl_amd_media_ops,-cl_amd_media_ops2,-cl_khr_gl_msaa_sharing"};
+            "-cl-ext=-cl_amd_media_ops,-cl_amd_media_ops2,-cl_khr_gl_msaa_sharing,"
+            "-cl_arm_integer_dot_product_int8,-cl_arm_integer_dot_product_accumulate_int8,"
+            "-cl_arm_integer_dot_product_accumulate_int16,"
+            "-cl_arm_integer_dot_product_accumulate_saturate_int8",
+            "-include", kImplementationHeader};
+}
+
+std::string implementationHeader(uint32_t spirvVersion) {
+    // The translator makes integer dot products (SPV_KHR_integer_dot_product)
+    // and sub-group rotates (SPV_KHR_subgroup_rotate) into an exit()
+    // (compiler/screen.hpp refuses them first), and the extended bit
+    // operations into instructions no OpenCL SPIR-V consumer here implements.
+    std::vector<const char *> removed = {"cl_khr_integer_dot_product",
+                                         "__opencl_c_integer_dot_product_input_4x8bit",
+                                         "__opencl_c_integer_dot_product_input_4x8bit_packed",
+                                         "cl_khr_extended_bit_ops", "cl_khr_subgroup_rotate"};
+    // GroupNonUniform* instructions and the SubgroupXxMask built-ins are
+    // SPIR-V 1.3 (compiler/screen.hpp refuses their builtins below it).
+    if (spirvVersion < 0x00010300)
+        removed.insert(removed.end(), {"cl_khr_subgroup_non_uniform_vote", "cl_khr_subgroup_ballot",
+                                       "cl_khr_subgroup_non_uniform_arithmetic",
+                                       "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
+                                       "cl_khr_subgroup_clustered_reduce"});
+    std::string text;
+    for (const char *name : removed)
+        text += std::string("#undef ") + name + "\n";
+    return text;
 }
 
 } // namespace imex_l0::compiler

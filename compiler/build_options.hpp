@@ -3,6 +3,7 @@
 // user include directories and the flags handed to clang's cc1.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -33,8 +34,19 @@ BuildOptions parseBuildOptions(const char *options, size_t ndefines,
 // override them): __OPENCL_VERSION__, here the version the compile targets
 // (Level Zero reports none for a device), and the removal of the extensions
 // the spir target claims but no Level Zero device has builtins for (AMD's
-// media ops have no SPIR-V form, and there is no OpenGL sharing). See
-// docs/compiler.md, "Predefined macros".
+// media ops and ARM's dot products have no SPIR-V form, and there is no
+// OpenGL sharing), and the
+// -include of kImplementationHeader. See docs/compiler.md, "Predefined
+// macros".
 std::vector<std::string> implementationArguments(const BuildOptions &options);
+
+// Included after the builtin header, beside the main file: it #undefs the
+// extension macros clang 15's opencl-c-base.h defines for every SPIR target
+// (so -cl-ext cannot remove them) where this compiler cannot keep their
+// promise: integer dot products, extended bit operations and sub-group
+// rotates always, the
+// SPIR-V 1.3 sub-group extensions below target version 1.3.
+constexpr const char *kImplementationHeader = "__imex_l0_implementation.h";
+std::string implementationHeader(uint32_t spirvVersion);
 
 } // namespace imex_l0::compiler

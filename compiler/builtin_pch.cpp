@@ -41,13 +41,14 @@ std::string macroName(const std::string &arg) {
 }
 
 // A compile's arguments without what the PCH does not depend on: its -D/-U
-// (checked against the header's identifiers instead) and -I directories (the
-// header is clang's own).
+// (checked against the header's identifiers instead), -I directories (the
+// header is clang's own) and the -include of the implementation header (read
+// after the PCH, by each compile).
 std::vector<std::string> headerArguments(const std::vector<std::string> &cc1Args) {
     std::vector<std::string> kept;
     for (size_t i = 0; i < cc1Args.size(); ++i) {
         const std::string &arg = cc1Args[i];
-        if (arg == "-I") {
+        if (arg == "-I" || arg == "-include") {
             ++i;
             continue;
         }

@@ -151,6 +151,9 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeFileSystem(const CompileRequ
     memory->setCurrentWorkingDirectory(kVirtualDir);
     if (pch)
         pch->addFiles(*memory);
+    memory->addFile(std::string(kVirtualDir) + "/" + kImplementationHeader, 0,
+                    llvm::MemoryBuffer::getMemBufferCopy(implementationHeader(request.spirvVersion),
+                                                         kImplementationHeader));
     for (const auto &[name, contents] : request.headers->headers) {
         if (name == kMainFileName)
             continue;
@@ -303,7 +306,7 @@ CompileResult compileWith(const CompileRequest &request, Builtins builtins) {
         log.flush();
         return result;
     }
-    std::string error = screenForTranslator(*module, ci->getSourceManager());
+    std::string error = screenForTranslator(*module, ci->getSourceManager(), request.spirvVersion);
     if (!error.empty()) {
         log << error;
         log.flush();

@@ -1,5 +1,7 @@
 #include "header_registry.hpp"
 
+#include "build_options.hpp"
+#include "compiler.hpp"
 #include "embedded_headers.hpp"
 
 #include <vector>
@@ -63,6 +65,9 @@ std::string HeaderRegistry::add(const std::string &name, const std::string &cont
             return "'" + name +
                    "' is one of the library's own headers, which kernels include as they are: "
                    "register yours under another name";
+    if (name == kImplementationHeader || name == kMainFileName)
+        return "'" + name + "' is a name the compiler gives its own input: register the header "
+               "under another name";
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = current_->headers.find(name);
     if (it != current_->headers.end() && it->second == contents)

@@ -46,6 +46,44 @@ bool isIntegerDotProduct(llvm::StringRef name) {
     return element != 'f' && element != 'd' && element != 'D';
 }
 
+// The plain name of an Itanium-mangled function (_Z15sub_group_electv ->
+// sub_group_elect); "" for anything else.
+llvm::StringRef unmangledName(llvm::StringRef name) {
+    if (!name.consume_front("_Z"))
+        return "";
+    size_t length = 0;
+    if (name.consumeInteger(10, length) || length > name.size())
+        return "";
+    return name.take_front(length);
+}
+
+// The builtins of cl_khr_subgroup_non_uniform_vote, _ballot,
+// _non_uniform_arithmetic, _shuffle, _shuffle_relative and _clustered_reduce:
+// the translator makes them GroupNonUniform* instructions or SubgroupXxMask
+// built-ins, all SPIR-V 1.3. (cl_khr_subgroups' sub_group_all, _reduce_* and
+// the others are SPIR-V 1.0 Group* instructions.)
+bool needsGroupNonUniform(llvm::StringRef name) {
+    llvm::StringRef builtin = unmangledName(name);
+    if (builtin.consume_front("get_sub_group_"))
+        return builtin.endswith("_mask");
+    if (!builtin.consume_front("sub_group_"))
+        return false;
+    return builtin == "elect" || builtin == "broadcast_first" || builtin == "inverse_ballot" ||
+           builtin.startswith("non_uniform_") || builtin.startswith("ballot") ||
+           builtin.startswith("shuffle") || builtin.startswith("clustered_reduce_");
+}
+
+// cl_khr_subgroup_rotate: the translator exit()s for want of
+// SPV_KHR_subgroup_rotate.
+bool isSubGroupRotate(llvm::StringRef name) {
+    llvm::StringRef builtin = unmangledName(name);
+    return builtin == "sub_group_rotate" || builtin == "sub_group_clustered_rotate";
+}
+
+std::string versionText(uint32_t version) {
+    return std::to_string(version >> 16) + "." + std::to_string((version >> 8) & 0xff);
+}
+
 } // namespace
 
 std::string zeroLengthArrays(const llvm::Module &module) {
@@ -88,8 +126,11 @@ std::string zeroLengthArrays(const llvm::Module &module) {
     return "";
 }
 
-std::string screenForTranslator(const llvm::Module &module, const clang::SourceManager &sources) {
+std::string screenForTranslator(const llvm::Module &module, const clang::SourceManager &sources,
+                                uint32_t spirvVersion) {
     std::string errors;
+    // One error per builtin, not per call.
+    llvm::SmallPtrSet<const llvm::Function *, 8> reported;
     for (const llvm::Function &f : module) {
         for (const llvm::BasicBlock &block : f) {
             for (const llvm::Instruction &inst : block) {
@@ -108,6 +149,24 @@ std::string screenForTranslator(const llvm::Module &module, const clang::SourceM
                               "') needs the SPV_KHR_integer_dot_product extension, which this "
                               "compiler does not target: compute it with integer multiplies "
                               "and adds\n";
+                } else if (callee && isSubGroupRotate(callee->getName()) &&
+                           reported.insert(callee).second) {
+                    errors += "kernel.cl: error: '" + unmangledName(callee->getName()).str() +
+                              "' (in function '" + f.getName().str() +
+                              "') needs the SPV_KHR_subgroup_rotate extension, which this "
+                              "compiler does not target: use sub_group_shuffle where the "
+                              "device has it, or local memory\n";
+                } else if (callee && spirvVersion < 0x00010300 &&
+                           needsGroupNonUniform(callee->getName()) &&
+                           reported.insert(callee).second) {
+                    errors += "kernel.cl: error: '" + unmangledName(callee->getName()).str() +
+                              "' (in function '" + f.getName().str() +
+                              "') is a cl_khr_subgroup_* extension builtin, which needs "
+                              "SPIR-V 1.3 (GroupNonUniform); this device takes SPIR-V " +
+                              versionText(spirvVersion) +
+                              ": use the cl_khr_subgroups builtins (sub_group_broadcast, "
+                              "sub_group_reduce_*, sub_group_scan_*, sub_group_all/any) or "
+                              "local memory\n";
                 }
             }
         }

@@ -89,6 +89,7 @@ CompileResult compileSubprocess(const CompileRequest &request) {
         if (name != kMainFileName)
             writeFile(dir / name, contents);
     writeFile(dir / kMainFileName, request.source);
+    writeFile(dir / kImplementationHeader, implementationHeader(request.spirvVersion));
 
     const BuildOptions &options = *request.options;
     std::vector<std::string> clang = {

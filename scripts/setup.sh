@@ -5,6 +5,8 @@ set -euo pipefail
 
 PACKAGES=(
   cmake g++ ninja-build pkg-config git
+  # generates test inputs at build time; lit runs on it
+  python3
   libze1 libze-dev
   ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
   clang-15 libclang-common-15-dev libclang-15-dev libclang-cpp15-dev llvm-15-dev llvm-15-tools

@@ -8,6 +8,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -66,6 +67,34 @@ llvm::Value *scanIdentity(llvm::Type *type, llvm::StringRef op, char element) {
     return llvm::ConstantInt::get(type, value);
 }
 
+// Intel's block reads and writes of global memory: work-item i of a
+// sub-group of size S moves element k of its value from or to p[k * S + i];
+// here S is 1 and i 0, so the one work-item moves p[0 .. N-1]. The image
+// forms (first argument not a pointer) are left alone.
+std::optional<llvm::Value *> blockAccess(llvm::CallInst &call, llvm::StringRef name) {
+    const bool read = name.startswith("intel_sub_group_block_read");
+    llvm::Value *pointer = call.getArgOperand(0);
+    if (!pointer->getType()->isPointerTy() || call.arg_size() != (read ? 1u : 2u))
+        return std::nullopt;
+    llvm::IRBuilder<> b(&call);
+    llvm::Type *value = read ? call.getType() : call.getArgOperand(1)->getType();
+    auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(value);
+    llvm::Type *element = vector ? vector->getElementType() : value;
+    const unsigned count = vector ? vector->getNumElements() : 1;
+    llvm::Value *loaded = llvm::UndefValue::get(value);
+    for (unsigned k = 0; k < count; ++k) {
+        llvm::Value *address = b.CreateConstGEP1_32(element, pointer, k);
+        if (read) {
+            llvm::Value *v = b.CreateLoad(element, address);
+            loaded = vector ? b.CreateInsertElement(loaded, v, k) : v;
+        } else {
+            llvm::Value *data = call.getArgOperand(1);
+            b.CreateStore(vector ? b.CreateExtractElement(data, k) : data, address);
+        }
+    }
+    return read ? loaded : nullptr;
+}
+
 // The single-work-item value of one call (nullptr for a call with no value,
 // whose work is done here), or nothing for a call that is not a sub-group
 // builtin this knows (left alone: the device compiler reports it).
@@ -98,8 +127,14 @@ std::optional<llvm::Value *> replacement(llvm::CallInst &call, llvm::StringRef n
         b.CreateCall(fence, {call.getArgOperand(0)})->setCallingConv(llvm::CallingConv::SPIR_FUNC);
         return nullptr;
     }
+    if (name.startswith("intel_sub_group_block_"))
+        return blockAccess(call, name);
     if (call.arg_size() == 0 || call.getArgOperand(0)->getType() != result)
         return std::nullopt;
+    // cl_intel_subgroups(_short)'s broadcast, reductions and scans are
+    // cl_khr_subgroups' under another name (and for more types).
+    if (name.startswith("intel_sub_group_") && !name.startswith("intel_sub_group_shuffle"))
+        name = name.drop_front(std::strlen("intel_"));
     llvm::Value *x = call.getArgOperand(0);
     if (name == "sub_group_all" || name == "sub_group_any")
         return asResult(b.CreateICmpNE(x, llvm::Constant::getNullValue(x->getType())));

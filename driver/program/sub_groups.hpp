@@ -14,9 +14,10 @@ namespace ze_opencl {
 namespace detail {
 
 // Replaces the calls of the cl_khr_subgroups builtins (sizes and ids,
-// sub_group_barrier, all/any, broadcast, reduce and scans) and of Intel's
-// shuffles (cl_intel_subgroups) with their single-work-item values. Returns the number of calls
-// replaced.
+// sub_group_barrier, all/any, broadcast, reduce and scans) and of
+// cl_intel_subgroups(_short)'s (shuffles, broadcast, reduce, scans, block
+// reads and writes of global memory) with their single-work-item values.
+// Returns the number of calls replaced.
 unsigned resolveSubGroupBuiltins(llvm::Module &module);
 
 } // namespace detail

@@ -370,6 +370,50 @@ TEST_F(OnDriver, IntelShufflesOnOneWorkItemSubGroups) {
     }
 }
 
+// cl_intel_subgroups(_short)'s collectives and block accesses of global
+// memory, written for any sub-group size S (work-item l of a sub-group moves
+// element k from or to base[k * S + l]) and run where S is 1.
+TEST_F(OnDriver, IntelSubGroupCollectivesAndBlockAccesses) {
+    const char *src = R"(
+        kernel void k(global uint *o, global const uint *in, global ushort *w) {
+            size_t i = get_global_id(0);
+            size_t S = get_max_sub_group_size();
+            size_t group = get_group_id(0) * get_num_sub_groups() + get_sub_group_id();
+            uint2 v = intel_sub_group_block_read2(in + group * S * 2);
+            ushort s = (ushort)in[i];
+            global uint *r = o + 6 * i;
+            r[0] = v.x;
+            r[1] = v.y;
+            r[2] = intel_sub_group_broadcast(s, 0u);
+            r[3] = intel_sub_group_reduce_add(s);
+            r[4] = intel_sub_group_scan_exclusive_min(s);
+            r[5] = intel_sub_group_scan_inclusive_max(s);
+            intel_sub_group_block_write_us2(w + group * S * 2, (ushort2)(s, s + 1));
+        })";
+    if (subprocessMode())
+        GTEST_SKIP() << "the naive pipeline does not declare Intel's sub-group builtins";
+    constexpr uint32_t n = 32;
+    uint32_t *o = alloc<uint32_t>(6 * n);
+    uint32_t *in = alloc<uint32_t>(2 * n);
+    uint16_t *w = alloc<uint16_t>(2 * n);
+    for (uint32_t i = 0; i < 2 * n; ++i)
+        in[i] = 7 * i + 3;
+    ze_kernel_handle_t k = kernel(src, "k");
+    ASSERT_NE(k, nullptr);
+    arg(k, 0, o);
+    arg(k, 1, in);
+    arg(k, 2, w);
+    run(k, 4, n / 4);
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t s = uint16_t(in[i]);
+        const uint32_t expected[6] = {in[2 * i], in[2 * i + 1], s, s, 0xffff, s};
+        for (int j = 0; j < 6; ++j)
+            EXPECT_EQ(o[6 * i + j], expected[j]) << "work-item " << i << ", value " << j;
+        EXPECT_EQ(w[2 * i], s) << i;
+        EXPECT_EQ(w[2 * i + 1], uint16_t(s + 1)) << i;
+    }
+}
+
 TEST_F(OnDriver, StructByValueAndClStd20) {
     const char *src = R"(
         typedef struct { float scale; int offset; } params_t;
