@@ -84,11 +84,14 @@ void skipDiscardedVerification() {
     });
 }
 
-// IMEX_L0_COMPILER_FAULT=crash-translator: the next translation crashes.
+// IMEX_L0_COMPILER_FAULT=crash-translator: the next translation crashes;
+// abort-translator: it fails an assertion (abort(), as LLVMSPIRVLib's do).
 void injectedCrash() {
     static std::atomic<bool> fired{false};
     if (config().fault == "crash-translator" && !fired.exchange(true))
         std::raise(SIGSEGV);
+    if (config().fault == "abort-translator" && !fired.exchange(true))
+        std::abort();
 }
 
 // Where the builtins' declarations come from. clang's table-generated ones

@@ -7,6 +7,7 @@
 // translator 15 defects (see legalize.hpp) can fail here and succeed in-process.
 #include "compiler.hpp"
 
+#include <cstring>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -15,6 +16,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -42,9 +44,12 @@ std::string readFile(const fs::path &path) {
     return s.str();
 }
 
-// Runs argv in dir with stdout/stderr appended to logPath; returns the exit
-// status (-1 if it could not run).
-int run(const std::vector<std::string> &args, const fs::path &dir, const fs::path &logPath) {
+// Runs argv in dir with stdout/stderr appended to logPath. Returns nothing
+// when the tool ran and exited 0; otherwise what to add to the log: "" for a
+// tool that reported its own errors there, an "error: ..." line for one that
+// could not start or that a signal ended (a crash or failed assertion of the
+// translator).
+std::optional<std::string> run(const std::vector<std::string> &args, const fs::path &dir, const fs::path &logPath) {
     std::vector<char *> argv;
     for (const std::string &a : args)
         argv.push_back(const_cast<char *>(a.c_str()));
@@ -60,13 +65,19 @@ int run(const std::vector<std::string> &args, const fs::path &dir, const fs::pat
     int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     if (rc != 0)
-        return -1;
+        return "error: could not run " + args[0] + ": " + std::strerror(rc) + "\n";
     int status = 0;
     while (waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR)
-            return -1;
+            return "error: lost " + args[0] + ": " + std::strerror(errno) + "\n";
     }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (WIFSIGNALED(status))
+        return "error: internal compiler error: " + args[0] + " was ended by signal " +
+               std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) +
+               "); the output above is what it wrote before\n";
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return "";
+    return std::nullopt;
 }
 
 std::string versionText(uint32_t version) {
@@ -109,16 +120,16 @@ CompileResult compileSubprocess(const CompileRequest &request) {
     clang.insert(clang.end(), {"-emit-llvm-bc", "-o", "kernel.bc", "-x", "cl", kMainFileName});
 
     fs::path logPath = dir / "log.txt";
-    int rc = run(clang, dir, logPath);
-    if (rc == 0) {
+    std::optional<std::string> failure = run(clang, dir, logPath);
+    if (!failure) {
         std::vector<std::string> translate = {IMEX_L0_LLVM_SPIRV_PATH,
                                               "--spirv-max-version=" +
                                                   versionText(request.spirvVersion),
                                               "kernel.bc", "-o", "kernel.spv"};
-        rc = run(translate, dir, logPath);
+        failure = run(translate, dir, logPath);
     }
     result.log = readFile(logPath);
-    if (rc == 0) {
+    if (!failure) {
         result.spirv = readFile(dir / "kernel.spv");
         std::string error =
             validateSpirv(result.spirv.data(), result.spirv.size(), request.spirvVersion);
@@ -128,8 +139,8 @@ CompileResult compileSubprocess(const CompileRequest &request) {
             result.log += "error: SPIR-V validation failed: " + error + "\n";
             result.spirv.clear();
         }
-    } else if (rc < 0) {
-        result.log += "error: could not run " + clang[0] + "\n";
+    } else {
+        result.log += *failure;
     }
     std::error_code ec;
     fs::remove_all(dir, ec);

@@ -675,6 +675,8 @@ TEST(CompileHostile, SubGroupExtensionBuiltinsNeedTheirSpirvVersion) {
         Build b = compile(source, "-cl-std=CL3.0");
         EXPECT_EQ(b.status, imex_l0_compile_error) << call << "\n" << b.log;
         std::string name(call, std::strchr(call, '('));
+        EXPECT_NE(b.log.find("error:"), std::string::npos) << b.log;
+        EXPECT_EQ(b.log.find("could not run"), std::string::npos) << b.log;
         if (!subprocessMode()) {
             EXPECT_NE(b.log.find("'" + name + "'"), std::string::npos) << b.log;
             EXPECT_NE(b.log.find(name == "sub_group_rotate" ? "SPV_KHR_subgroup_rotate"
