@@ -19,7 +19,8 @@
 //                        synchronous); the kernel comes from gpuModuleLoad +
 //                        gpuKernelGet issued once per stream, right after the
 //                        stream is defined, with the gpu.binary's SPIR-V
-//                        embedded as a global.
+//                        (or the gpu.binary attribute of an IMEX-serialized
+//                        gpu.module) embedded as a global.
 // Async tokens (TokenPlan below): every dependency is honoured. A launch's
 // token is its event. The token of any other op is an event recorded after
 // it (gpuRecordEvent) when it is used anywhere but by ops on the same stream
@@ -146,32 +147,45 @@ public:
   Value kernelOf(Operation *launch) const { return kernels_.lookup(launch); }
 
 private:
+  // The kernel's SPIR-V: the one object of a gpu.binary (upstream's
+  // gpu-module-to-binary), or the gpu.binary string attribute of a gpu.module
+  // (IMEX's serialize-spirv). Null after a diagnostic.
+  std::optional<std::pair<StringRef, StringRef>> spirvOf(gpux::LaunchFuncOp launch) {
+    StringAttr symbol = launch.getKernel().getRootReference();
+    if (auto binary = SymbolTable::lookupNearestSymbolFrom<gpu::BinaryOp>(launch, symbol)) {
+      auto objects = binary.getObjects();
+      if (objects.size() != 1) {
+        launch.emitOpError("gpu.binary @")
+            << binary.getName() << " holds " << objects.size()
+            << " objects; one SPIR-V object is expected";
+        return std::nullopt;
+      }
+      return std::make_pair(binary.getName(),
+                            llvm::cast<gpu::ObjectAttr>(objects[0]).getObject().getValue());
+    }
+    auto gpuModule = SymbolTable::lookupNearestSymbolFrom<gpu::GPUModuleOp>(launch, symbol);
+    if (auto serialized = gpuModule ? gpuModule->getAttrOfType<StringAttr>("gpu.binary") : nullptr)
+      return std::make_pair(gpuModule.getName(), serialized.getValue());
+    launch.emitOpError("kernel module @")
+        << launch.getKernelModuleName()
+        << " is not a gpu.binary: serialize it (gpu-module-to-binary with a SPIR-V "
+           "target) before convert-gpux-to-llvm";
+    return std::nullopt;
+  }
+
   Value kernelFor(gpux::LaunchFuncOp launch) {
-    auto binary = SymbolTable::lookupNearestSymbolFrom<gpu::BinaryOp>(
-        launch, launch.getKernel().getRootReference());
-    if (!binary) {
-      launch.emitOpError("kernel module @")
-          << launch.getKernelModuleName()
-          << " is not a gpu.binary: serialize it (gpu-module-to-binary with a SPIR-V "
-             "target) before convert-gpux-to-llvm";
+    std::optional<std::pair<StringRef, StringRef>> found = spirvOf(launch);
+    if (!found)
       return {};
-    }
-    auto objects = binary.getObjects();
-    if (objects.size() != 1) {
-      launch.emitOpError("gpu.binary @")
-          << binary.getName() << " holds " << objects.size()
-          << " objects; one SPIR-V object is expected";
-      return {};
-    }
-    StringRef spirv = llvm::cast<gpu::ObjectAttr>(objects[0]).getObject().getValue();
+    auto [binaryName, spirv] = *found;
     Value stream = launch.getGpuxStream();
     Location loc = launch.getLoc();
     OpBuilder b(module_.getContext());
 
     const void *key = stream.getAsOpaquePointer();
-    Value &moduleHandle = modules_[{key, binary.getName().str()}];
+    Value &moduleHandle = modules_[{key, binaryName.str()}];
     if (!moduleHandle) {
-      auto blob = constantBytes(module_, ("__gpux_spirv_" + binary.getName()).str(), spirv);
+      auto blob = constantBytes(module_, ("__gpux_spirv_" + binaryName).str(), spirv);
       Value s = streamPtr(b, stream);
       after(b, stream);
       Value blobPtr = LLVM::AddressOfOp::create(b, loc, blob);
@@ -180,12 +194,12 @@ private:
       last_[stream] = moduleHandle.getDefiningOp();
     }
     Value &kernelHandle =
-        kernelHandles_[{key, binary.getName().str(), launch.getKernelName().str()}];
+        kernelHandles_[{key, binaryName.str(), launch.getKernelName().str()}];
     if (!kernelHandle) {
       std::string name = launch.getKernelName().str();
       name.push_back('\0');
       auto nameGlobal = constantBytes(
-          module_, ("__gpux_name_" + binary.getName() + "_" + launch.getKernelName()).str(),
+          module_, ("__gpux_name_" + binaryName + "_" + launch.getKernelName()).str(),
           name);
       Value s = streamPtr(b, stream);
       after(b, stream);
@@ -696,10 +710,14 @@ struct ConvertGPUXToLLVM : impl::ConvertGPUXToLLVMBase<ConvertGPUXToLLVM> {
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
 
-    // The SPIR-V now lives in globals: binaries no launch refers to go.
+    // The SPIR-V now lives in globals: binaries no launch refers to go, and
+    // so do IMEX-serialized gpu.modules (their gpu.binary attribute was it).
     for (auto binary : llvm::make_early_inc_range(module.getOps<gpu::BinaryOp>()))
       if (SymbolTable::symbolKnownUseEmpty(binary, module))
         binary.erase();
+    for (auto gpuModule : llvm::make_early_inc_range(module.getOps<gpu::GPUModuleOp>()))
+      if (gpuModule->hasAttr("gpu.binary") && SymbolTable::symbolKnownUseEmpty(gpuModule, module))
+        gpuModule.erase();
   }
 };
 
