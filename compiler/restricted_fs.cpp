@@ -31,11 +31,21 @@ std::string RestrictedFileSystem::allowed(const llvm::Twine &path) const {
     // Never against the process's working directory.
     if (!llvm::sys::path::is_absolute(p))
         llvm::sys::fs::make_absolute(cwd_, p);
+    // A path spelled from an allowed directory may leave it through "..":
+    // clang looks up a quoted include relative to the including file first
+    // (`#include "../common/defs.h"` in a header under -I), as C compilers
+    // and OpenCL implementations do. What is never seen is a path that does
+    // not start in an allowed directory: the working directory's, an
+    // absolute one elsewhere.
+    llvm::SmallString<256> lexical = p;
+    llvm::sys::path::remove_dots(lexical, /*remove_dot_dot=*/false);
     llvm::sys::path::remove_dots(p, /*remove_dot_dot=*/true);
-    llvm::StringRef s = p.str();
+    auto under = [](llvm::StringRef s, const std::string &dir) {
+        return s == dir || (s.startswith(dir) && (dir == "/" || s[dir.size()] == '/'));
+    };
     for (const std::string &dir : allowedDirs_) {
-        if (s == dir || (s.startswith(dir) && (dir == "/" || s[dir.size()] == '/')))
-            return std::string(s);
+        if (under(p.str(), dir) || under(lexical.str(), dir))
+            return std::string(p.str());
     }
     return {};
 }

@@ -1,7 +1,9 @@
-// A view of the real file system that only shows files under a fixed set of
-// absolute directories: clang's resource headers and the user's -I paths.
-// Everything else (the working directory above all) does not exist for the
-// compiler, so a build never depends on where the process runs.
+// A view of the real file system that only shows files reached from a fixed
+// set of absolute directories: clang's resource headers and the user's -I
+// paths (a path spelled from one may leave it through "..", as a quoted
+// include relative to its including file does). Everything else (the
+// working directory above all) does not exist for the compiler, so a build
+// never depends on where the process runs.
 #pragma once
 
 #include <string>
@@ -32,7 +34,7 @@ public:
 
 private:
     // The absolute, dot-free form of path if it lies under an allowed
-    // directory, otherwise "".
+    // directory or is spelled from one, otherwise "".
     std::string allowed(const llvm::Twine &path) const;
 
     std::vector<std::string> allowedDirs_; // absolute, without trailing '/'

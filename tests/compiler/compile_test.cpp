@@ -314,6 +314,30 @@ TEST(Compile, IncludeDirectoriesWithDotsAreNormalised) {
     expectValid(absoluteUp);
 }
 
+// A quoted include is looked up relative to its including file first, as C
+// does, also where that leaves the -I directory ("../cn/algorithm.cl" from a
+// header under -I); in process, an absolute path outside every -I directory
+// stays invisible, and so does the working directory.
+TEST(Compile, QuotedIncludesRelativeToTheIncludingFile) {
+    TempDir dir;
+    ASSERT_EQ(mkdir((dir.path + "/kernels").c_str(), 0700), 0);
+    ASSERT_EQ(mkdir((dir.path + "/cn").c_str(), 0700), 0);
+    writeFile(dir.path + "/kernels/main.h", "#include \"../cn/algorithm.cl\"\n");
+    writeFile(dir.path + "/cn/algorithm.cl", "#define ALGORITHM 7\n");
+    writeFile(dir.path + "/secret.h", "#define SECRET 1\n");
+    std::string includeDir = "-I " + dir.path + "/kernels";
+    Build b = compile("#include \"main.h\"\nkernel void k(global int *o) { o[0] = ALGORITHM; }",
+                      includeDir.c_str());
+    expectValid(b);
+    if (subprocessMode())
+        return; // a plain clang-15 process, which sees the whole file system
+    Build absolute = compile("#include \"" + dir.path +
+                                 "/secret.h\"\nkernel void k(global int *o) { o[0] = SECRET; }",
+                             includeDir.c_str());
+    EXPECT_EQ(absolute.status, imex_l0_compile_error);
+    EXPECT_NE(absolute.log.find("secret.h' file not found"), std::string::npos) << absolute.log;
+}
+
 // What an OpenCL implementation predefines: the version macros for every
 // -cl-std, the byte order, fast-relaxed-math, and no extension whose
 // builtins exist on no Level Zero device. Each is checked with #error, so
