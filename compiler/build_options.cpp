@@ -166,12 +166,11 @@ std::vector<std::string> implementationArguments(const BuildOptions &options) {
 std::string implementationHeader(uint32_t spirvVersion) {
     // The translator makes integer dot products (SPV_KHR_integer_dot_product)
     // and sub-group rotates (SPV_KHR_subgroup_rotate) into an exit()
-    // (compiler/screen.hpp refuses them first), and the extended bit
-    // operations into instructions no OpenCL SPIR-V consumer here implements.
+    // (compiler/screen.hpp refuses them first).
     std::vector<const char *> removed = {"cl_khr_integer_dot_product",
                                          "__opencl_c_integer_dot_product_input_4x8bit",
                                          "__opencl_c_integer_dot_product_input_4x8bit_packed",
-                                         "cl_khr_extended_bit_ops", "cl_khr_subgroup_rotate"};
+                                         "cl_khr_subgroup_rotate"};
     // GroupNonUniform* instructions and the SubgroupXxMask built-ins are
     // SPIR-V 1.3 (compiler/screen.hpp refuses their builtins below it).
     if (spirvVersion < 0x00010300)

@@ -43,8 +43,7 @@ std::vector<std::string> implementationArguments(const BuildOptions &options);
 // Included after the builtin header, beside the main file: it #undefs the
 // extension macros clang 15's opencl-c-base.h defines for every SPIR target
 // (so -cl-ext cannot remove them) where this compiler cannot keep their
-// promise: integer dot products, extended bit operations and sub-group
-// rotates always, the
+// promise: integer dot products and sub-group rotates always, the
 // SPIR-V 1.3 sub-group extensions below target version 1.3.
 constexpr const char *kImplementationHeader = "__imex_l0_implementation.h";
 std::string implementationHeader(uint32_t spirvVersion);

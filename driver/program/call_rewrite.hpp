@@ -1,10 +1,15 @@
-// Replacing the calls of one declared builtin, shared by the module rewrites
-// that run after translation (generic_builtins.cpp, sub_groups.cpp).
+// Replacing the calls of one declared builtin, and calling another, shared
+// by the module rewrites that run after translation (generic_builtins.cpp,
+// sub_groups.cpp, work_group_collectives.cpp).
 #pragma once
 
+#include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/STLFunctionalExtras.h>
+#include <llvm/ADT/StringRef.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
 
 #include <optional>
 #include <vector>
@@ -37,6 +42,40 @@ rewriteCalls(llvm::Function &callee,
     if (callee.use_empty())
         callee.eraseFromParent();
     return rewritten;
+}
+
+// "_Z<length><name><parameters>" -> name and parameters; false otherwise.
+inline bool demangleName(llvm::StringRef mangled, llvm::StringRef *name, llvm::StringRef *params) {
+    if (!mangled.consume_front("_Z"))
+        return false;
+    size_t length = 0;
+    if (mangled.consumeInteger(10, length) || length == 0 || length > mangled.size())
+        return false;
+    *name = mangled.take_front(length);
+    *params = mangled.drop_front(length);
+    return true;
+}
+
+// A call of the device library's builtin `mangled` (declared if need be),
+// with SPIR's calling convention; convergent for barriers and collectives.
+inline llvm::CallInst *callBuiltin(llvm::IRBuilder<> &b, const char *mangled, llvm::Type *result,
+                                   llvm::ArrayRef<llvm::Value *> args, bool convergent = false) {
+    llvm::Module &module = *b.GetInsertBlock()->getModule();
+    std::vector<llvm::Type *> params;
+    for (llvm::Value *arg : args)
+        params.push_back(arg->getType());
+    llvm::FunctionCallee f =
+        module.getOrInsertFunction(mangled, llvm::FunctionType::get(result, params, false));
+    if (auto *function = llvm::dyn_cast<llvm::Function>(f.getCallee())) {
+        function->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+        if (convergent)
+            function->setConvergent();
+    }
+    llvm::CallInst *call = b.CreateCall(f, args);
+    call->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+    if (convergent)
+        call->setConvergent();
+    return call;
 }
 
 } // namespace detail

@@ -7,7 +7,6 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
 
-#include <cctype>
 #include <string>
 #include <vector>
 
@@ -28,21 +27,50 @@ bool isFence(llvm::StringRef name) {
 // The function name is no substitution candidate, so the parameters'
 // substitutions keep their meaning.
 std::string fullPrecisionName(llvm::StringRef name, llvm::StringRef &function) {
-    if (!name.consume_front("_Z"))
-        return {};
-    size_t digits = 0;
-    while (digits < name.size() && std::isdigit(static_cast<unsigned char>(name[digits])))
-        ++digits;
-    unsigned length = 0;
-    if (digits == 0 || name.take_front(digits).getAsInteger(10, length) ||
-        name.size() < digits + length)
-        return {};
-    llvm::StringRef identifier = name.substr(digits, length);
-    if (!identifier.consume_front("half_"))
+    llvm::StringRef identifier, params;
+    if (!demangleName(name, &identifier, &params) || !identifier.consume_front("half_"))
         return {};
     function = identifier;
-    return "_Z" + std::to_string(identifier.size()) + identifier.str() +
-           name.substr(digits + length).str();
+    return "_Z" + std::to_string(identifier.size()) + identifier.str() + params.str();
+}
+
+// cl_khr_extended_bit_ops' bitfield_insert(base, insert, offset, count),
+// bitfield_extract_signed/unsigned(base, offset, count) on integers or their
+// vectors (offset and count are uint; offset + count <= the width). A shift
+// by the full width is poison in LLVM, so count 0 is selected apart.
+std::optional<llvm::Value *> bitfield(llvm::CallInst &call, llvm::StringRef function) {
+    llvm::IRBuilder<> b(&call);
+    llvm::Value *base = call.getArgOperand(0);
+    llvm::Type *type = base->getType();
+    llvm::Type *element = type->getScalarType();
+    if (!element->isIntegerTy())
+        return std::nullopt;
+    const unsigned width = element->getIntegerBitWidth();
+    const bool insert = function == "bitfield_insert";
+    // A uint argument as `type`: converted to the element width, then splat.
+    auto asType = [&](llvm::Value *v) {
+        v = b.CreateZExtOrTrunc(v, element);
+        if (auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type))
+            v = b.CreateVectorSplat(vector->getNumElements(), v);
+        return v;
+    };
+    llvm::Value *offset = asType(call.getArgOperand(insert ? 2 : 1));
+    llvm::Value *count = asType(call.getArgOperand(insert ? 3 : 2));
+    llvm::Value *zero = llvm::Constant::getNullValue(type);
+    llvm::Value *bits = llvm::ConstantInt::get(type, width);
+    llvm::Value *none = b.CreateICmpEQ(count, zero);
+    if (insert) {
+        llvm::Value *mask = b.CreateLShr(llvm::Constant::getAllOnesValue(type), b.CreateSub(bits, count));
+        llvm::Value *field = b.CreateShl(mask, offset);
+        llvm::Value *value = b.CreateShl(b.CreateAnd(call.getArgOperand(1), mask), offset);
+        return b.CreateSelect(none, base, b.CreateOr(b.CreateAnd(base, b.CreateNot(field)), value));
+    }
+    // The field's top bit to the top, then back down to bit 0.
+    llvm::Value *top = b.CreateShl(base, b.CreateSub(b.CreateSub(bits, offset), count));
+    llvm::Value *down = function == "bitfield_extract_signed"
+                            ? b.CreateAShr(top, b.CreateSub(bits, count))
+                            : b.CreateLShr(top, b.CreateSub(bits, count));
+    return b.CreateSelect(none, zero, down);
 }
 
 } // namespace
@@ -76,6 +104,13 @@ unsigned resolveMissingBuiltins(llvm::Module &module) {
                 wait->setConvergent();
                 return nullptr;
             });
+            continue;
+        }
+        llvm::StringRef bitOp, params;
+        if (demangleName(name, &bitOp, &params) &&
+            (bitOp == "bitfield_insert" || bitOp == "bitfield_extract_signed" ||
+             bitOp == "bitfield_extract_unsigned")) {
+            rewritten += rewriteCalls(*f, [&](llvm::CallInst &call) { return bitfield(call, bitOp); });
             continue;
         }
         llvm::StringRef function;

@@ -8,6 +8,8 @@
 //  - wait_group_events: a work-group barrier on local and global memory
 //    (PoCL's async_work_group_copy is a copy by the work-group's items, done
 //    once they all passed the barrier);
+//  - bitfield_insert, bitfield_extract_signed, bitfield_extract_unsigned
+//    (cl_khr_extended_bit_ops): shifts and masks;
 //  - half_<f> (the 14 reduced-precision math functions): <f> at full
 //    precision, which is within their error bound (half_divide and
 //    half_recip: a division).

@@ -8,6 +8,7 @@
 #include "recursion_check.hpp"
 #include "spirv_relaxations.hpp"
 #include "sub_groups.hpp"
+#include "work_group_collectives.hpp"
 #include "translator_limits.hpp"
 
 #include <LLVMSPIRVLib/LLVMSPIRVLib.h>
@@ -276,6 +277,7 @@ ze_result_t translateSpirv(const uint8_t *spirv, size_t size,
     resolveMissingBuiltins(module);
     resolveGenericBuiltins(module);
     resolveSubGroupBuiltins(module);
+    defineWorkGroupCollectives(module);
     resolveImageBuiltins(module);
     out->kernels = std::move(read.kernels);
     llvm::SmallVector<char, 0> bitcode;

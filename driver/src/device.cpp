@@ -3,6 +3,7 @@
 
 #include "driver.hpp"
 #include "options.hpp"
+#include "work_group_collectives.hpp"
 
 #include <CL/cl_ext.h> // CL_DEVICE_HALF_FP_CONFIG (cl_khr_fp16)
 #include <level_zero/ze_ddi.h>
@@ -85,7 +86,9 @@ Device::Device(Driver *driver, cl_device_id id, uint32_t index)
     globalMemSize_ = deviceInfo<cl_ulong>(id, CL_DEVICE_GLOBAL_MEM_SIZE);
     globalCacheSize_ = deviceInfo<cl_ulong>(id, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE);
     localMemSize_ = deviceInfo<cl_ulong>(id, CL_DEVICE_LOCAL_MEM_SIZE);
-    maxWorkGroupSize_ = std::max<size_t>(1, deviceInfo<size_t>(id, CL_DEVICE_MAX_WORK_GROUP_SIZE));
+    // No larger than the work-group collectives' scratch array (PoCL: 4096 both).
+    maxWorkGroupSize_ = std::clamp<size_t>(deviceInfo<size_t>(id, CL_DEVICE_MAX_WORK_GROUP_SIZE), 1,
+                                           detail::kMaxWorkGroupItems);
     clGetDeviceInfo(id, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof(maxWorkItemSizes_), maxWorkItemSizes_,
                     nullptr);
     maxParameterSize_ = deviceInfo<size_t>(id, CL_DEVICE_MAX_PARAMETER_SIZE);

@@ -723,8 +723,11 @@ TEST(Compile, ExtensionMacrosMatchWhatTranslates) {
             defined(__opencl_c_integer_dot_product_input_4x8bit_packed)
         #error integer dot products are advertised
         #endif
-        #if defined(cl_khr_extended_bit_ops) || defined(cl_khr_subgroup_rotate)
-        #error extended bit operations or sub-group rotates are advertised
+        #if defined(cl_khr_subgroup_rotate)
+        #error sub-group rotates are advertised
+        #endif
+        #if !defined(cl_khr_extended_bit_ops)
+        #error cl_khr_extended_bit_ops is missing
         #endif
         #if !defined(cl_khr_subgroups)
         #error cl_khr_subgroups is missing

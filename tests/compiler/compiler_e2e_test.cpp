@@ -6,6 +6,7 @@
 
 #include <level_zero/ze_api.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -411,6 +412,110 @@ TEST_F(OnDriver, IntelSubGroupCollectivesAndBlockAccesses) {
             EXPECT_EQ(o[6 * i + j], expected[j]) << "work-item " << i << ", value " << j;
         EXPECT_EQ(w[2 * i], s) << i;
         EXPECT_EQ(w[2 * i + 1], uint16_t(s + 1)) << i;
+    }
+}
+
+// OpenCL C 2.0's work-group collectives, several in one kernel (each reuses
+// the work-group's scratch memory after the one before), on groups of 64
+// work-items, against the host's computation of each group.
+TEST_F(OnDriver, WorkGroupCollectives) {
+    const char *src = R"(
+        kernel void k(global int *o, global const int *in, global const float *f) {
+            size_t i = get_global_id(0);
+            int x = in[i];
+            global int *r = o + 9 * i;
+            r[0] = work_group_reduce_add(x);
+            r[1] = work_group_scan_inclusive_add(x);
+            r[2] = work_group_scan_exclusive_max(x);
+            r[3] = (int)work_group_reduce_min((uint)x);
+            r[4] = work_group_broadcast(x, 5);
+            r[5] = work_group_all(x > 0);
+            r[6] = work_group_any(x > 90);
+            r[7] = (int)work_group_reduce_max(f[i]);
+            r[8] = (int)work_group_scan_exclusive_add((long)x * 1000000000L / 1000000000L);
+        })";
+    constexpr uint32_t groups = 4, size = 64, n = groups * size;
+    int32_t *o = alloc<int32_t>(9 * n);
+    int32_t *in = alloc<int32_t>(n);
+    float *f = alloc<float>(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        in[i] = int32_t((i * 37) % 101) - (i == 70 ? 200 : 0); // group 1 has a negative
+        f[i] = float((i * 13) % 50) + 0.5f;
+    }
+    ze_kernel_handle_t k = kernel(src, "k", "-cl-std=CL2.0");
+    ASSERT_NE(k, nullptr);
+    arg(k, 0, o);
+    arg(k, 1, in);
+    arg(k, 2, f);
+    run(k, groups, size);
+    for (uint32_t g = 0; g < groups; ++g) {
+        const int32_t *x = in + g * size;
+        int32_t sum = 0, minU = -1, all = 1, any = 0;
+        float maxF = -1e30f;
+        for (uint32_t j = 0; j < size; ++j) {
+            sum += x[j];
+            minU = int32_t(std::min(uint32_t(minU), uint32_t(x[j])));
+            all &= x[j] > 0;
+            any |= x[j] > 90;
+            maxF = std::max(maxF, f[g * size + j]);
+        }
+        int32_t inclusive = 0, exclusiveMax = INT32_MIN, exclusiveSum = 0;
+        for (uint32_t j = 0; j < size; ++j) {
+            inclusive += x[j];
+            const int32_t *r = o + 9 * (g * size + j);
+            const int32_t expected[9] = {sum,  inclusive, exclusiveMax, minU, x[5],
+                                         all, any,       int32_t(maxF), exclusiveSum};
+            for (int v = 0; v < 9; ++v)
+                EXPECT_EQ(r[v], expected[v]) << "group " << g << ", item " << j << ", value " << v;
+            exclusiveMax = std::max(exclusiveMax, x[j]);
+            exclusiveSum += x[j];
+        }
+    }
+}
+
+// cl_khr_extended_bit_ops' bitfield operations, which the driver defines,
+// on scalars and vectors, at the edges (count 0, the full width).
+TEST_F(OnDriver, BitfieldOperations) {
+    const char *src = R"(
+        kernel void k(global uint *o, global const uint *in) {
+            size_t i = get_global_id(0);
+            uint x = in[i];
+            uint offset = i % 8, count = (i * 5) % 25;
+            global uint *r = o + 6 * i;
+            r[0] = bitfield_insert(x, 0x5a5a5a5au, offset, count);
+            r[1] = (uint)bitfield_extract_signed(x, offset, count);
+            r[2] = bitfield_extract_unsigned(x, offset, count);
+            r[3] = bitfield_insert(x, ~x, 0u, 32u);
+            r[4] = (uint)bitfield_extract_signed((char)x, 1u, 3u);
+            uint2 v = bitfield_extract_unsigned((uint2)(x, ~x), 4u, 8u);
+            r[5] = v.x | (v.y << 8);
+        })";
+    constexpr uint32_t n = 64;
+    uint32_t *o = alloc<uint32_t>(6 * n);
+    uint32_t *in = alloc<uint32_t>(n);
+    for (uint32_t i = 0; i < n; ++i)
+        in[i] = 0x9e3779b9u * (i + 1);
+    ze_kernel_handle_t k = kernel(src, "k", "-cl-std=CL3.0");
+    ASSERT_NE(k, nullptr);
+    arg(k, 0, o);
+    arg(k, 1, in);
+    run(k, 1, n);
+    auto mask = [](uint32_t count) { return count == 0 ? 0u : ~0u >> (32 - count); };
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t x = in[i], offset = i % 8, count = (i * 5) % 25;
+        const uint32_t field = (x >> offset) & mask(count);
+        const uint32_t sign = count != 0 && (field >> (count - 1)) & 1 ? ~mask(count) : 0u;
+        const int8_t c = int8_t(x);
+        const int32_t c3 = ((c >> 1) & 4) ? int32_t((c >> 1) & 7) - 8 : (c >> 1) & 7;
+        const uint32_t expected[6] = {
+            (x & ~(mask(count) << offset)) | ((0x5a5a5a5au & mask(count)) << offset),
+            field | sign,
+            field,
+            ~x,
+            uint32_t(c3),
+            ((x >> 4) & 0xff) | (((~x >> 4) & 0xff) << 8)};
+        for (int v = 0; v < 6; ++v)
+            EXPECT_EQ(o[6 * i + v], expected[v]) << "work-item " << i << ", value " << v;
     }
 }
 
