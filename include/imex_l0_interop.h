@@ -290,7 +290,10 @@ IMEX_L0_API imex_l0_status_t imex_l0_kernel_suggest_group_size(imex_l0_kernel_t 
  *  from SPIR-V). *log is owned by the kernel, valid until it is destroyed. */
 IMEX_L0_API imex_l0_status_t imex_l0_kernel_get_build_log(imex_l0_kernel_t kernel,
                                                           const char **log);
-/** The handle is library-owned: do not destroy it. */
+/** The handle is library-owned: do not destroy it, and leave its state
+ *  (argument values, group size, global offset) to the library: a launch
+ *  sets only what differs from what the library set last, so a value set
+ *  on the handle directly may survive into the next launch. */
 IMEX_L0_API imex_l0_status_t imex_l0_interop_kernel_get_handle(imex_l0_kernel_t kernel,
                                                                ze_kernel_handle_t *handle);
 IMEX_L0_API imex_l0_status_t imex_l0_kernel_destroy(imex_l0_kernel_t kernel);

@@ -144,12 +144,20 @@ void groups(KernelEntry &k, const imex_l0_range_t &range, Engine *engine, uint32
 } // namespace
 
 void Kernel::queryUsm(size_t index, const void *ptr) {
-    if (usmAllocation(engine()->context(), ptr).type == ZE_MEMORY_TYPE_UNKNOWN)
-        failInvalid(argName(index, entry_->name) +
-                    " is not USM of the engine's context (a malloc() or stack pointer, freed "
-                    "memory, or USM of another context): allocate it with zeMemAlloc* on that "
-                    "context, or pass a memory object");
-    checkedUsm_[index].store(ptr, std::memory_order_relaxed);
+    UsmRanges &known = engine()->usmRanges();
+    if (!known.contains(ptr)) {
+        UsmAllocation usm = usmAllocation(engine()->context(), ptr);
+        if (usm.type == ZE_MEMORY_TYPE_UNKNOWN)
+            failInvalid(argName(index, entry_->name) +
+                        " is not USM of the engine's context (a malloc() or stack pointer, freed "
+                        "memory, or USM of another context): allocate it with zeMemAlloc* on "
+                        "that context, or pass a memory object");
+        known.add(usm.base, usm.size);
+    }
+    CheckedUsm &checked = checkedUsm_[index];
+    checked.recent[1].store(checked.recent[0].load(std::memory_order_relaxed),
+                            std::memory_order_relaxed);
+    checked.recent[0].store(ptr, std::memory_order_relaxed);
 }
 
 void Kernel::execute(Stream &stream, size_t nargs, const imex_l0_exec_arg_t *args,

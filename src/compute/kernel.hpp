@@ -42,9 +42,13 @@ public:
 
 private:
     // Refuses a USM argument that is no allocation of the engine's context;
-    // a pointer found to be one at the last launch passes without a query.
+    // a pointer found to be one at the last launch passes without a lookup,
+    // one into an allocation found before (the engine's UsmRanges) without
+    // a query.
     void checkUsm(size_t index, const void *ptr) {
-        if (checkedUsm_[index].load(std::memory_order_relaxed) != ptr)
+        const CheckedUsm &checked = checkedUsm_[index];
+        if (checked.recent[0].load(std::memory_order_relaxed) != ptr &&
+            checked.recent[1].load(std::memory_order_relaxed) != ptr)
             queryUsm(index, ptr);
     }
     void queryUsm(size_t index, const void *ptr);
@@ -52,11 +56,14 @@ private:
     EngineChild child_;
     std::shared_ptr<KernelEntry> entry_;
     std::string buildLog_;
-    // Per argument, the pointer last found to be USM of the engine's context:
-    // launches that pass it again skip the query (two Level Zero calls).
-    // Relaxed atomics: launches may come from several threads, and a stale
-    // entry only costs one more query.
-    std::vector<std::atomic<const void *>> checkedUsm_;
+    // Per argument, the last two pointers found to be USM of the engine's
+    // context (double buffering alternates two): launches that pass one of
+    // them again skip the lookup. Relaxed atomics: launches may come from
+    // several threads, and a stale entry only costs one more lookup.
+    struct CheckedUsm {
+        std::atomic<const void *> recent[2] = {nullptr, nullptr};
+    };
+    std::vector<CheckedUsm> checkedUsm_;
 };
 
 } // namespace imex_l0

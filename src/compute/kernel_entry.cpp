@@ -1,5 +1,7 @@
 #include "compute/kernel_entry.hpp"
 
+#include <cstring>
+
 #include "common/status.hpp"
 
 namespace imex_l0 {
@@ -59,11 +61,19 @@ void KernelEntry::append(ze_command_list_handle_t list, const ArgValue *values, 
                               groupSize_[2] != groupSize[2];
     if (newGroupSize) // before any state of the handle changes
         checkGroupSize(*compute, groupSize, sizeName);
+    if (setArgs_.size() < nvalues)
+        setArgs_.resize(nvalues);
     for (size_t i = 0; i < nvalues; ++i) {
-        ze_result_t r =
-            zeKernelSetArgumentValue(handle, uint32_t(i), values[i].size, values[i].ptr);
-        if (r == ZE_RESULT_SUCCESS)
+        SetArg &last = setArgs_[i];
+        const ArgValue &v = values[i];
+        if (last.holds(v))
             continue;
+        last.size = SIZE_MAX; // unknown until the driver took the new value
+        ze_result_t r = zeKernelSetArgumentValue(handle, uint32_t(i), v.size, v.ptr);
+        if (r == ZE_RESULT_SUCCESS) {
+            last.keep(v);
+            continue;
+        }
         std::string message = "argument " + std::to_string(i) + " of kernel '" + name +
                               "': zeKernelSetArgumentValue failed: " + zeResultName(r);
         // The driver's refusal of the value is the caller's to fix; running
@@ -100,6 +110,52 @@ void KernelEntry::append(ze_command_list_handle_t list, const ArgValue *values, 
              "only live events of the kernel's context as dependencies, and run the kernel on "
              "a stream whose command list belongs to that context and has not been destroyed)");
     checkZe(r, "zeCommandListAppendLaunchKernel");
+}
+
+namespace {
+
+// The value of 1, 2, 4 or 8 bytes at p, zero-extended: copies of a constant
+// size compile to one load, not a call (pointers are the common case).
+uint64_t wordAt(const void *p, size_t size) {
+    uint64_t w = 0;
+    switch (size) {
+    case 8:
+        std::memcpy(&w, p, 8);
+        break;
+    case 4:
+        std::memcpy(&w, p, 4);
+        break;
+    case 2:
+        std::memcpy(&w, p, 2);
+        break;
+    default:
+        std::memcpy(&w, p, size);
+    }
+    return w;
+}
+
+} // namespace
+
+bool KernelEntry::SetArg::holds(const ArgValue &v) const {
+    if (size != v.size || local != (v.ptr == nullptr))
+        return false;
+    if (local)
+        return true;
+    if (v.size <= sizeof word)
+        return wordAt(v.ptr, v.size) == word;
+    return std::memcmp(bytes.data(), v.ptr, v.size) == 0;
+}
+
+void KernelEntry::SetArg::keep(const ArgValue &v) {
+    local = v.ptr == nullptr;
+    word = 0;
+    if (!local && v.size <= sizeof word)
+        word = wordAt(v.ptr, v.size);
+    else if (!local) {
+        const auto *b = static_cast<const uint8_t *>(v.ptr);
+        bytes.assign(b, b + v.size);
+    }
+    size = v.size;
 }
 
 std::array<uint32_t, 3> KernelEntry::suggestGroupSize(const uint32_t global[3]) {

@@ -10,6 +10,7 @@
 #include <level_zero/ze_api.h>
 
 #include <array>
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -54,7 +55,10 @@ struct KernelEntry : Tagged<0x4b454e545259ull /* "KENTRY" */> {
     // group size other than the last one set is checked against the device
     // first (checkGroupSize, naming it sizeName): the check is made once per
     // size change, not per launch.
-    // globalOffset (NULL: 0 0 0) is kernel state too, set when it changes.
+    // Argument values, the group size and globalOffset (NULL: 0 0 0) are
+    // state of the handle that persists between appends: each is set only
+    // when it differs from what the last launch set (the handle's state
+    // belongs to the library, imex_l0_interop_kernel_get_handle).
     void append(ze_command_list_handle_t list, const ArgValue *values, size_t nvalues,
                 const uint32_t groupSize[3], const char *sizeName, const ze_group_count_t &count,
                 const size_t *globalOffset, ze_event_handle_t signal, uint32_t ndeps,
@@ -68,7 +72,21 @@ private:
     // Refuses local-memory arguments that together exceed localMemoryLimit.
     void checkLocalMemory(const ArgValue *values, size_t nvalues) const;
 
+    // The value last set for one argument (size SIZE_MAX: none, or its
+    // setting failed): up to 8 bytes (pointers, most scalars) in `word`,
+    // larger ones in `bytes`; local memory (no value) is its size alone.
+    struct SetArg {
+        size_t size = SIZE_MAX;
+        bool local = false;
+        uint64_t word = 0;
+        std::vector<uint8_t> bytes;
+
+        bool holds(const ArgValue &v) const;
+        void keep(const ArgValue &v);
+    };
+
     std::mutex launchMutex_; // guards the handle's argument state and the members below
+    std::vector<SetArg> setArgs_;
     std::array<uint32_t, 3> groupSize_{0, 0, 0};
     std::array<uint32_t, 3> globalOffset_{0, 0, 0};
     std::array<uint32_t, 3> suggestedFor_{0, 0, 0};

@@ -6,6 +6,7 @@
 
 #include "common/object.hpp"
 #include "engine/event_pool.hpp"
+#include "memory/usm_ranges.hpp"
 
 #include <level_zero/ze_api.h>
 
@@ -49,6 +50,8 @@ public:
     // for something the device cannot do, which is not running out of memory.
     void checkAllocationSize(size_t size) const;
     const ze_device_compute_properties_t &compute() const { return compute_; }
+    // Allocations of the context already found to be USM (launch checks).
+    UsmRanges &usmRanges() { return usmRanges_; }
     // Length of a device timestamp tick (ns) and the valid bits of kernel timestamps.
     uint64_t timerResolutionNs() const { return timerResolutionNs_; }
     uint32_t kernelTimestampValidBits() const { return kernelTimestampValidBits_; }
@@ -104,6 +107,7 @@ private:
     std::unique_ptr<EventPool> timestampEvents_;
     ze_event_handle_t probeEvent_ = nullptr; // from events_, never released
     std::unique_ptr<KernelCache> kernels_;
+    UsmRanges usmRanges_;
     std::atomic<size_t> children_{0};
 };
 

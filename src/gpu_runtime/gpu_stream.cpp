@@ -217,6 +217,7 @@ static bool checkFree(Engine &e, void *ptr) {
         failInvalid("pointer was not allocated by gpuMemAlloc/mgpuMemAlloc (or was freed "
                     "already): memory the caller allocated itself stays the caller's to free "
                     "with zeMemFree");
+    e.usmRanges().remove(ptr);
     return true;
 }
 

@@ -30,8 +30,10 @@ const char *memoryKindName(imex_l0_memory_kind_t kind) { return usmTypeName(zeTy
 
 Memory::~Memory() {
     for (auto &b : buffers_)
-        if (b.owned && b.ptr)
+        if (b.owned && b.ptr) {
+            engine()->usmRanges().remove(b.ptr);
             zeMemFree(engine()->context(), b.ptr);
+        }
 }
 
 size_t Memory::checkIndex(size_t index) const {
@@ -107,8 +109,10 @@ void Memory::set(size_t index, void *ptr) {
         failInvalid("set_mem_object takes a USM pointer or NONE, not ALLOCATE");
     if (ptr)
         checkUserPointer(ptr, b.size);
-    if (b.owned && b.ptr)
+    if (b.owned && b.ptr) {
+        engine()->usmRanges().remove(b.ptr);
         IMEX_L0_ZE(zeMemFree(engine()->context(), b.ptr));
+    }
     b.ptr = ptr;
     b.owned = false;
 }

@@ -4,6 +4,7 @@
 // (each refusal names the argument), and two threads launching one kernel.
 #include "interop_fixtures.hpp"
 
+#include <algorithm>
 #include <numeric>
 #include <thread>
 
@@ -72,6 +73,38 @@ TEST_F(ExecuteTest, ByValueStruct) {
     for (int i = 0; i < n; ++i) {
         float x = float(i % 17) - 8.0f;
         ASSERT_EQ(out.as<float>()[i], i < p.count ? x * p.scale + p.offset : x) << i;
+    }
+}
+
+// The library sets an argument on the kernel handle only when its value
+// differs from the last launch's: a sequence of launches that repeats, then
+// changes, one argument at a time (a pointer, a 12-byte struct's field, the
+// struct back) computes each launch with its own arguments.
+TEST_F(ExecuteTest, EachLaunchRunsWithItsOwnArguments) {
+    Kernel affine = fromSource("affine");
+    constexpr int n = 64;
+    UsmBuffer in = allocShared(n * sizeof(float));
+    UsmBuffer outs[2] = {allocShared(n * sizeof(float)), allocShared(n * sizeof(float))};
+    for (int i = 0; i < n; ++i)
+        in.as<float>()[i] = float(i);
+    struct Launch {
+        int out;
+        AffineParams p;
+    };
+    const Launch launches[] = {{0, {2.0f, 1.0f, n}}, {0, {2.0f, 1.0f, n}}, {1, {2.0f, 1.0f, n}},
+                               {1, {3.0f, 1.0f, n}}, {0, {3.0f, 1.0f, 10}}, {0, {2.0f, 1.0f, n}}};
+    imex_l0_range_t range = range1d(n, 16);
+    for (const Launch &l : launches) {
+        float *out = outs[l.out].as<float>();
+        std::fill(out, out + n, -1.0f);
+        imex_l0_exec_arg_t args[] = {usmArg(in.get()), usmArg(outs[l.out].get()), valueArg(l.p)};
+        ASSERT_IMEX(imex_l0_interop_kernel_execute(affine.get(), stream.get(), 3, args, &range, 0,
+                                                   nullptr, nullptr));
+        ASSERT_IMEX(imex_l0_stream_wait(stream.get()));
+        for (int i = 0; i < n; ++i)
+            ASSERT_EQ(out[i], i < l.p.count ? float(i) * l.p.scale + l.p.offset : float(i))
+                << "launch into buffer " << l.out << " with scale " << l.p.scale << ", count "
+                << l.p.count << ", work-item " << i;
     }
 }
 
