@@ -28,19 +28,23 @@ void setError(char **error, const std::string &message) {
 
 const char *apiIdentity() { return identity(); }
 
-imex_l0_status_t apiCompile(const char *source, size_t sourceSize, const char *options,
-                            size_t ndefines, const imex_l0_define_t *defines,
-                            uint32_t spirvMaxVersion, void **spirv, size_t *size, char **log) {
+imex_l0_status_t apiCompileWithHeaders(const char *source, size_t sourceSize,
+                                       const char *options, size_t ndefines,
+                                       const imex_l0_define_t *defines, size_t nheaders,
+                                       const imex_l0_header_t *headers, uint32_t spirvMaxVersion,
+                                       void **spirv, size_t *size, char **log) {
     if (log)
         *log = nullptr;
     try {
-        if ((!source && sourceSize) || !spirv || !size || (ndefines && !defines)) {
-            setError(log, "error: invalid arguments to compile (null source, output or defines)\n");
+        if ((!source && sourceSize) || !spirv || !size || (ndefines && !defines) ||
+            (nheaders && !headers)) {
+            setError(log, "error: invalid arguments to compile (null source, output, defines or "
+                          "headers)\n");
             return imex_l0_invalid_arguments;
         }
         Service::Outcome out = Service::instance().compile(
             std::string_view(source ? source : "", sourceSize), options, ndefines, defines,
-            spirvMaxVersion);
+            nheaders, headers, spirvMaxVersion);
         if (out.status != imex_l0_success) {
             setError(log, out.result->log);
             return out.status;
@@ -68,6 +72,13 @@ imex_l0_status_t apiCompile(const char *source, size_t sourceSize, const char *o
         setError(log, "error: internal compiler error\n");
         return imex_l0_compile_error;
     }
+}
+
+imex_l0_status_t apiCompile(const char *source, size_t sourceSize, const char *options,
+                            size_t ndefines, const imex_l0_define_t *defines,
+                            uint32_t spirvMaxVersion, void **spirv, size_t *size, char **log) {
+    return apiCompileWithHeaders(source, sourceSize, options, ndefines, defines, 0, nullptr,
+                                 spirvMaxVersion, spirv, size, log);
 }
 
 imex_l0_status_t apiRegisterHeader(const char *name, const char *contents, char **error) {
@@ -122,7 +133,7 @@ void apiGetCacheStats(imex_l0_cache_stats_t *stats) {
 
 const imex_l0_compiler_api_t kApi = {
     IMEX_L0_COMPILER_API_VERSION, apiIdentity, apiCompile, apiRegisterHeader, apiSetCacheDir,
-    apiGetCacheStats,
+    apiGetCacheStats, apiCompileWithHeaders,
 };
 
 } // namespace

@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define IMEX_L0_COMPILER_API_VERSION 1u
+#define IMEX_L0_COMPILER_API_VERSION 2u
 #define IMEX_L0_COMPILER_SYMBOL "imex_l0_compiler_api"
 
 typedef struct {
@@ -42,6 +42,16 @@ typedef struct {
     imex_l0_status_t (*set_cache_dir)(const char *dir, char **error);
 
     void (*get_cache_stats)(imex_l0_cache_stats_t *stats);
+
+    /* compile, with headers of this compile only, over the registry's. An
+       invalid header name, or one of the library's own, is
+       imex_l0_invalid_arguments with the reason in *log. (Version 2.) */
+    imex_l0_status_t (*compile_with_headers)(const char *source, size_t source_size,
+                                             const char *options, size_t ndefines,
+                                             const imex_l0_define_t *defines, size_t nheaders,
+                                             const imex_l0_header_t *headers,
+                                             uint32_t spirv_max_version, void **spirv,
+                                             size_t *size, char **log);
 } imex_l0_compiler_api_t;
 
 /* The one exported symbol. Returns NULL if the library cannot serve `version`. */

@@ -56,7 +56,7 @@ std::shared_ptr<const HeaderRegistry::Snapshot> HeaderRegistry::snapshot() const
     return current_;
 }
 
-std::string HeaderRegistry::add(const std::string &name, const std::string &contents) {
+std::string HeaderRegistry::refusal(const std::string &name) {
     if (!isValidHeaderName(name))
         return "invalid header name '" + name +
                "' (a relative path such as \"my/header.h\", without '.' or '..')";
@@ -68,6 +68,27 @@ std::string HeaderRegistry::add(const std::string &name, const std::string &cont
     if (name == kImplementationHeader || name == kMainFileName)
         return "'" + name + "' is a name the compiler gives its own input: register the header "
                "under another name";
+    return "";
+}
+
+std::shared_ptr<const HeaderRegistry::Snapshot>
+HeaderRegistry::snapshotWith(const std::vector<std::pair<std::string, std::string>> &own,
+                             std::string *why) const {
+    auto s = std::make_shared<Snapshot>(*snapshot());
+    for (const auto &[name, contents] : own) {
+        *why = refusal(name);
+        if (!why->empty())
+            return nullptr;
+        s->headers[name] = contents;
+    }
+    s->digest = digestOf(s->headers);
+    return s;
+}
+
+std::string HeaderRegistry::add(const std::string &name, const std::string &contents) {
+    std::string why = refusal(name);
+    if (!why.empty())
+        return why;
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = current_->headers.find(name);
     if (it != current_->headers.end() && it->second == contents)
@@ -84,7 +105,44 @@ namespace {
 
 // The names of the #include lines of `text`; false when one is not a plain
 // "name" or <name> (a macro, say), whose target cannot be known unparsed.
-bool includedNames(std::string_view text, std::vector<std::string> &names) {
+// `dir/name` with "." and ".." resolved; "" when it leaves the root.
+std::string joined(std::string_view dir, std::string_view name) {
+    std::vector<std::string_view> parts;
+    std::string path = std::string(dir) + "/" + std::string(name);
+    std::string_view rest = path;
+    while (!rest.empty()) {
+        size_t slash = rest.find('/');
+        std::string_view part = rest.substr(0, slash);
+        rest = slash == std::string_view::npos ? std::string_view() : rest.substr(slash + 1);
+        if (part.empty() || part == ".")
+            continue;
+        if (part == "..") {
+            if (parts.empty())
+                return "";
+            parts.pop_back();
+            continue;
+        }
+        parts.push_back(part);
+    }
+    std::string out;
+    for (std::string_view part : parts)
+        out += (out.empty() ? "" : "/") + std::string(part);
+    return out;
+}
+
+// The registry names an include of `name` in a file of directory `dir` may
+// read: clang looks in the including file's directory first, then from the
+// root of the registry.
+void addCandidates(std::string_view dir, std::string_view name, std::vector<std::string> &names) {
+    if (!dir.empty()) {
+        std::string relative = joined(dir, name);
+        if (!relative.empty())
+            names.push_back(std::move(relative));
+    }
+    names.emplace_back(name);
+}
+
+bool includedNames(std::string_view text, std::string_view dir, std::vector<std::string> &names) {
     size_t at = 0;
     while (at < text.size()) {
         size_t end = text.find('\n', at);
@@ -103,9 +161,14 @@ bool includedNames(std::string_view text, std::vector<std::string> &names) {
         size_t last = close ? line.find(close, i + 1) : std::string_view::npos;
         if (last == std::string_view::npos)
             return false;
-        names.emplace_back(line.substr(i + 1, last - i - 1));
+        addCandidates(dir, line.substr(i + 1, last - i - 1), names);
     }
     return true;
+}
+
+std::string_view directoryOf(std::string_view name) {
+    size_t slash = name.rfind('/');
+    return slash == std::string_view::npos ? std::string_view() : name.substr(0, slash);
 }
 
 } // namespace
@@ -113,7 +176,7 @@ bool includedNames(std::string_view text, std::vector<std::string> &names) {
 Digest includedHeadersDigest(std::string_view source, const HeaderRegistry::Snapshot &headers) {
     std::map<std::string, const std::string *> used; // name -> contents, or null when absent
     std::vector<std::string> pending;
-    if (!includedNames(source, pending))
+    if (!includedNames(source, "", pending))
         return headers.digest;
     while (!pending.empty()) {
         std::string name = std::move(pending.back());
@@ -123,7 +186,7 @@ Digest includedHeadersDigest(std::string_view source, const HeaderRegistry::Snap
         auto it = headers.headers.find(name);
         const std::string *contents = it == headers.headers.end() ? nullptr : &it->second;
         used.emplace(name, contents);
-        if (contents && !includedNames(*contents, pending))
+        if (contents && !includedNames(*contents, directoryOf(name), pending))
             return headers.digest;
     }
     Sha256 h;

@@ -8,6 +8,8 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "hash.hpp"
 
@@ -27,6 +29,11 @@ public:
     static HeaderRegistry &instance();
 
     std::shared_ptr<const Snapshot> snapshot() const;
+    // The current snapshot with `own` added over it (one compile's headers);
+    // null, with the reason in *why, when a name is refused as add() would.
+    std::shared_ptr<const Snapshot>
+    snapshotWith(const std::vector<std::pair<std::string, std::string>> &own,
+                 std::string *why) const;
 
     // Adds or replaces a header. Returns "" or why the name is rejected: an
     // invalid one, or one of the library's own headers (kernels/), which a
@@ -35,6 +42,9 @@ public:
 
 private:
     HeaderRegistry();
+
+    // "" or why `name` cannot be a header's.
+    static std::string refusal(const std::string &name);
 
     // Guards current_ (the pointer, not the snapshot it points to, which
     // never changes once published).
@@ -47,6 +57,7 @@ bool isValidHeaderName(const std::string &name);
 
 // What a compile of `source` can read from the registry: the headers its
 // `#include "..."` / `#include <...>` lines name, and theirs, transitively
+// (a header's includes both relative to its directory and from the root)
 // (a name the registry lacks counts too, as absent, so registering it later
 // changes the result). Digested into the compile's cache key instead of the
 // whole registry, so that registering an unrelated header keeps every

@@ -42,6 +42,7 @@ void Service::stats(imex_l0_cache_stats_t *out) const {
 
 Service::Outcome Service::compile(std::string_view source, const char *optionText,
                                   size_t ndefines, const imex_l0_define_t *defines,
+                                  size_t nheaders, const imex_l0_header_t *headers,
                                   uint32_t spirvVersion) {
     if (spirvVersion == 0)
         spirvVersion = 0x00010200;
@@ -55,7 +56,22 @@ Service::Outcome Service::compile(std::string_view source, const char *optionTex
     CompileRequest request;
     request.source = source;
     request.options = &options;
-    request.headers = HeaderRegistry::instance().snapshot();
+    if (nheaders == 0) {
+        request.headers = HeaderRegistry::instance().snapshot();
+    } else {
+        std::vector<std::pair<std::string, std::string>> own;
+        for (size_t i = 0; i < nheaders; ++i) {
+            if (!headers[i].name || !headers[i].contents)
+                return {imex_l0_invalid_arguments,
+                        failure("error: headers[" + std::to_string(i) +
+                                "] has a NULL name or contents\n")};
+            own.emplace_back(headers[i].name, headers[i].contents);
+        }
+        std::string why;
+        request.headers = HeaderRegistry::instance().snapshotWith(own, &why);
+        if (!request.headers)
+            return {imex_l0_invalid_arguments, failure("error: " + why + "\n")};
+    }
     request.spirvVersion = spirvVersion;
 
     // After an in-process compile crashed, the rest go through the

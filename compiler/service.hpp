@@ -23,8 +23,10 @@ public:
         imex_l0_status_t status;
         MemoryCache::Result result; // non-null
     };
+    // headers (nheaders of them): this compile's own, over the registry's.
     Outcome compile(std::string_view source, const char *options, size_t ndefines,
-                    const imex_l0_define_t *defines, uint32_t spirvVersion);
+                    const imex_l0_define_t *defines, size_t nheaders,
+                    const imex_l0_header_t *headers, uint32_t spirvVersion);
 
     std::string setCacheDir(const std::string &dir) { return disk_.setDirectory(dir); }
     void stats(imex_l0_cache_stats_t *out) const;

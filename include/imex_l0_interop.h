@@ -220,6 +220,13 @@ typedef struct {
     const char *value;
 } imex_l0_define_t;
 
+/** A header of one compile: `#include "name"` reads contents (both
+ *  NUL-terminated; name a relative path such as "ops/common.h"). */
+typedef struct {
+    const char *name;
+    const char *contents;
+} imex_l0_header_t;
+
 /** Compiles for the engine's device: its SPIR-V version, and cl_khr_fp16 only
  *  when the device reports ZE_DEVICE_MODULE_FLAG_FP16 (otherwise half
  *  arithmetic is a compile error; half as a storage format stays). */
@@ -227,6 +234,15 @@ IMEX_L0_API imex_l0_status_t imex_l0_kernel_create_from_source(
     imex_l0_kernel_t *kernel, imex_l0_engine_t engine, const char *source,
     const char *kernel_name, const char *build_options, size_t ndefines,
     const imex_l0_define_t *defines);
+/** imex_l0_kernel_create_from_source with headers for this compile only: the
+ *  source and the headers it includes see them, over a registered header
+ *  of the same name (imex_l0_register_header); nothing is registered. The
+ *  library's own headers (imex_l0/...) cannot be replaced
+ *  (imex_l0_invalid_arguments). Their contents are part of the cache keys. */
+IMEX_L0_API imex_l0_status_t imex_l0_kernel_create_from_source_with_headers(
+    imex_l0_kernel_t *kernel, imex_l0_engine_t engine, const char *source,
+    const char *kernel_name, const char *build_options, size_t ndefines,
+    const imex_l0_define_t *defines, size_t nheaders, const imex_l0_header_t *headers);
 IMEX_L0_API imex_l0_status_t imex_l0_kernel_create_from_spirv(imex_l0_kernel_t *kernel,
                                                               imex_l0_engine_t engine,
                                                               const void *spirv, size_t size,
@@ -252,6 +268,12 @@ IMEX_L0_API imex_l0_status_t imex_l0_compile_opencl_c(const char *source,
                                                       const char *build_options, size_t ndefines,
                                                       const imex_l0_define_t *defines,
                                                       void **spirv, size_t *size, char **log);
+/** imex_l0_compile_opencl_c with headers for this compile only (as in
+ *  imex_l0_kernel_create_from_source_with_headers). */
+IMEX_L0_API imex_l0_status_t imex_l0_compile_opencl_c_with_headers(
+    const char *source, const char *build_options, size_t ndefines,
+    const imex_l0_define_t *defines, size_t nheaders, const imex_l0_header_t *headers,
+    void **spirv, size_t *size, char **log);
 /** Makes `#include "name"` resolve to contents in every later compile. The
  *  library's own headers (imex_l0/...) cannot be replaced
  *  (imex_l0_invalid_arguments). Only builds whose source includes the header

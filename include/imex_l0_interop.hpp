@@ -393,14 +393,16 @@ class kernel : public engine_object<imex_l0_kernel_t, imex_l0_kernel_destroy> {
 public:
     kernel() = default;
     explicit kernel(const engine &e) : engine_object(e) {}
+    // headers: this compile's own (imex_l0_kernel_create_from_source_with_headers).
     static kernel from_source(const engine &e, const std::string &source, const std::string &name,
                               const std::string &options = "",
-                              const std::vector<imex_l0_define_t> &defines = {}) {
+                              const std::vector<imex_l0_define_t> &defines = {},
+                              const std::vector<imex_l0_header_t> &headers = {}) {
         imex_l0_kernel_t k = nullptr;
         kernel result(e);
-        if (check(imex_l0_kernel_create_from_source(&k, e.get(), source.c_str(), name.c_str(),
-                                                    options.c_str(), defines.size(),
-                                                    defines.data())))
+        if (check(imex_l0_kernel_create_from_source_with_headers(
+                &k, e.get(), source.c_str(), name.c_str(), options.c_str(), defines.size(),
+                defines.data(), headers.size(), headers.data())))
             result.adopt(k);
         return result;
     }
@@ -510,15 +512,18 @@ inline bool register_header(const std::string &name, const std::string &contents
     return check(imex_l0_register_header(name.c_str(), contents.c_str()));
 }
 // OpenCL C to SPIR-V (no device); `log` receives the build log when given.
+// headers: this compile's own (imex_l0_compile_opencl_c_with_headers).
 inline std::vector<char> compile_opencl_c(const std::string &source,
                                           const std::string &options = "",
                                           const std::vector<imex_l0_define_t> &defines = {},
-                                          std::string *log = nullptr) {
+                                          std::string *log = nullptr,
+                                          const std::vector<imex_l0_header_t> &headers = {}) {
     void *spirv = nullptr;
     size_t size = 0;
     char *text = nullptr;
-    bool ok = check(imex_l0_compile_opencl_c(source.c_str(), options.c_str(), defines.size(),
-                                             defines.data(), &spirv, &size, &text));
+    bool ok = check(imex_l0_compile_opencl_c_with_headers(
+        source.c_str(), options.c_str(), defines.size(), defines.data(), headers.size(),
+        headers.data(), &spirv, &size, &text));
     if (log)
         *log = text ? text : "";
     std::vector<char> result;

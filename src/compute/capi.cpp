@@ -14,6 +14,14 @@ using namespace imex_l0;
 
 namespace {
 
+void checkHeaders(size_t nheaders, const imex_l0_header_t *headers) {
+    if (nheaders > 0 && !headers)
+        failInvalid("headers is NULL but nheaders is " + std::to_string(nheaders));
+    for (size_t i = 0; i < nheaders; ++i)
+        if (!headers[i].name || !headers[i].contents)
+            failInvalid("headers[" + std::to_string(i) + "] has a NULL name or contents");
+}
+
 void checkDefines(size_t ndefines, const imex_l0_define_t *defines) {
     if (ndefines > 0 && !defines)
         failInvalid("defines is NULL but ndefines is " + std::to_string(ndefines));
@@ -49,6 +57,74 @@ std::string rangeText(const imex_l0_range_t &r) {
     return "global=" + dims(r.global) + ",local=" + dims(r.local);
 }
 
+imex_l0_status_t createFromSource(const char *function, imex_l0_kernel_t *kernel,
+                                  imex_l0_engine_t engine, const char *source,
+                                  const char *kernel_name, const char *build_options,
+                                  size_t ndefines, const imex_l0_define_t *defines,
+                                  size_t nheaders, const imex_l0_header_t *headers) {
+    return guard(function, [&] {
+        requireOutput(kernel, "kernel");
+        auto *e = validate<Engine>(engine, "engine");
+        if (!source)
+            failInvalid("source is NULL");
+        if (!kernel_name)
+            failInvalid("kernel_name is NULL");
+        checkDefines(ndefines, defines);
+        checkHeaders(nheaders, headers);
+        Stopwatch watch;
+        bool hit = false;
+        std::string buildLog;
+        auto entry = e->kernels().fromSource(source, kernel_name, build_options, ndefines,
+                                             defines, nheaders, headers, hit, buildLog);
+        if (verboseAt(Verbosity::info))
+            logLine(Verbosity::info, "kernel_create,source," + csvField(kernel_name) +
+                                         ",cache=" + (hit ? "hit" : "miss") + ",time_us=" +
+                                         std::to_string(watch.elapsedUs()));
+        return wrapKernel(kernel, e, std::move(entry), std::move(buildLog));
+    });
+}
+
+imex_l0_status_t compileOpenClC(const char *function, const char *source,
+                                const char *build_options, size_t ndefines,
+                                const imex_l0_define_t *defines, size_t nheaders,
+                                const imex_l0_header_t *headers, void **spirv, size_t *size,
+                                char **log) {
+    return guard(function, [&] {
+        requireOutput(spirv, "spirv");
+        requireOutput(size, "size");
+        if (!source)
+            failInvalid("source is NULL");
+        checkDefines(ndefines, defines);
+        checkHeaders(nheaders, headers);
+        const imex_l0_compiler_api_t &compiler = compilerApi();
+        Stopwatch watch;
+        void *out = nullptr;
+        size_t outSize = 0;
+        char *buildLog = nullptr;
+        imex_l0_status_t status =
+            compiler.compile_with_headers(source, std::strlen(source), build_options, ndefines,
+                                          defines, nheaders, headers, 0, &out, &outSize, &buildLog);
+        if (verboseAt(Verbosity::info))
+            logLine(Verbosity::info, std::string("compile,") + imex_l0_status_str(status) +
+                                         ",bytes=" + std::to_string(outSize) + ",time_us=" +
+                                         std::to_string(watch.elapsedUs()));
+        if (status != imex_l0_success) {
+            std::free(out);
+            // The build log is what the caller needs most after a failed compile.
+            if (log && buildLog)
+                *log = strdup(buildLog);
+            fail(status, takeMessage(buildLog, "compilation failed"));
+        }
+        *spirv = out;
+        *size = outSize;
+        if (log)
+            *log = buildLog;
+        else
+            std::free(buildLog);
+        return imex_l0_success;
+    });
+}
+
 } // namespace
 
 extern "C" {
@@ -58,25 +134,16 @@ imex_l0_status_t imex_l0_kernel_create_from_source(imex_l0_kernel_t *kernel,
                                                    const char *kernel_name,
                                                    const char *build_options, size_t ndefines,
                                                    const imex_l0_define_t *defines) {
-    return guard(__func__, [&] {
-        requireOutput(kernel, "kernel");
-        auto *e = validate<Engine>(engine, "engine");
-        if (!source)
-            failInvalid("source is NULL");
-        if (!kernel_name)
-            failInvalid("kernel_name is NULL");
-        checkDefines(ndefines, defines);
-        Stopwatch watch;
-        bool hit = false;
-        std::string buildLog;
-        auto entry = e->kernels().fromSource(source, kernel_name, build_options, ndefines,
-                                             defines, hit, buildLog);
-        if (verboseAt(Verbosity::info))
-            logLine(Verbosity::info, "kernel_create,source," + csvField(kernel_name) +
-                                         ",cache=" + (hit ? "hit" : "miss") + ",time_us=" +
-                                         std::to_string(watch.elapsedUs()));
-        return wrapKernel(kernel, e, std::move(entry), std::move(buildLog));
-    });
+    return createFromSource(__func__, kernel, engine, source, kernel_name, build_options,
+                            ndefines, defines, 0, nullptr);
+}
+
+imex_l0_status_t imex_l0_kernel_create_from_source_with_headers(
+    imex_l0_kernel_t *kernel, imex_l0_engine_t engine, const char *source, const char *kernel_name,
+    const char *build_options, size_t ndefines, const imex_l0_define_t *defines, size_t nheaders,
+    const imex_l0_header_t *headers) {
+    return createFromSource(__func__, kernel, engine, source, kernel_name, build_options,
+                            ndefines, defines, nheaders, headers);
 }
 
 namespace {
@@ -124,38 +191,16 @@ imex_l0_status_t imex_l0_kernel_create_from_spirv_specialized(
 imex_l0_status_t imex_l0_compile_opencl_c(const char *source, const char *build_options,
                                           size_t ndefines, const imex_l0_define_t *defines,
                                           void **spirv, size_t *size, char **log) {
-    return guard(__func__, [&] {
-        requireOutput(spirv, "spirv");
-        requireOutput(size, "size");
-        if (!source)
-            failInvalid("source is NULL");
-        checkDefines(ndefines, defines);
-        const imex_l0_compiler_api_t &compiler = compilerApi();
-        Stopwatch watch;
-        void *out = nullptr;
-        size_t outSize = 0;
-        char *buildLog = nullptr;
-        imex_l0_status_t status = compiler.compile(source, std::strlen(source), build_options,
-                                                   ndefines, defines, 0, &out, &outSize, &buildLog);
-        if (verboseAt(Verbosity::info))
-            logLine(Verbosity::info, std::string("compile,") + imex_l0_status_str(status) +
-                                         ",bytes=" + std::to_string(outSize) + ",time_us=" +
-                                         std::to_string(watch.elapsedUs()));
-        if (status != imex_l0_success) {
-            std::free(out);
-            // The build log is what the caller needs most after a failed compile.
-            if (log && buildLog)
-                *log = strdup(buildLog);
-            fail(status, takeMessage(buildLog, "compilation failed"));
-        }
-        *spirv = out;
-        *size = outSize;
-        if (log)
-            *log = buildLog;
-        else
-            std::free(buildLog);
-        return imex_l0_success;
-    });
+    return compileOpenClC(__func__, source, build_options, ndefines, defines, 0, nullptr, spirv,
+                          size, log);
+}
+
+imex_l0_status_t imex_l0_compile_opencl_c_with_headers(
+    const char *source, const char *build_options, size_t ndefines,
+    const imex_l0_define_t *defines, size_t nheaders, const imex_l0_header_t *headers,
+    void **spirv, size_t *size, char **log) {
+    return compileOpenClC(__func__, source, build_options, ndefines, defines, nheaders, headers,
+                          spirv, size, log);
 }
 
 imex_l0_status_t imex_l0_register_header(const char *name, const char *contents) {

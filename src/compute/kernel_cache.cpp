@@ -20,7 +20,8 @@ namespace {
 std::atomic<uint64_t> headerGeneration{0};
 
 std::string sourceKey(const char *source, const char *options, size_t ndefines,
-                      const imex_l0_define_t *defines) {
+                      const imex_l0_define_t *defines, size_t nheaders,
+                      const imex_l0_header_t *headers) {
     // '\0' cannot occur inside any part, so the parts cannot run together.
     std::string key = source;
     key += '\0';
@@ -32,6 +33,14 @@ std::string sourceKey(const char *source, const char *options, size_t ndefines,
         key += defines[i].name;
         key += '=';
         key += defines[i].value ? defines[i].value : "<none>";
+    }
+    // Headers after a separator no define can produce ('\0' twice).
+    key += '\0';
+    for (size_t i = 0; i < nheaders; ++i) {
+        key += '\0';
+        key += headers[i].name;
+        key += '\0';
+        key += headers[i].contents;
     }
     return key;
 }
@@ -200,8 +209,10 @@ std::shared_ptr<KernelEntry> KernelCache::fromSpirv(const void *spirv, size_t si
 std::shared_ptr<KernelEntry> KernelCache::fromSource(const char *source, const char *name,
                                                      const char *buildOptions, size_t ndefines,
                                                      const imex_l0_define_t *defines,
+                                                     size_t nheaders,
+                                                     const imex_l0_header_t *headers,
                                                      bool &cacheHit, std::string &buildLog) {
-    std::string key = sourceKey(source, buildOptions, ndefines, defines);
+    std::string key = sourceKey(source, buildOptions, ndefines, defines, nheaders, headers);
     {
         std::lock_guard<std::mutex> lock(mutex_);
         auto it = sources_.find(key);
@@ -222,9 +233,9 @@ std::shared_ptr<KernelEntry> KernelCache::fromSource(const char *source, const c
         options += std::string(" ") + buildOptions;
     Malloced spirv, log;
     size_t size = 0;
-    imex_l0_status_t status = compiler.compile(
-        source, std::strlen(source), options.c_str(), ndefines, defines, engine_.spirvVersion(),
-        &spirv.ptr, &size, reinterpret_cast<char **>(&log.ptr));
+    imex_l0_status_t status = compiler.compile_with_headers(
+        source, std::strlen(source), options.c_str(), ndefines, defines, nheaders, headers,
+        engine_.spirvVersion(), &spirv.ptr, &size, reinterpret_cast<char **>(&log.ptr));
     if (status != imex_l0_success)
         fail(status, log.ptr ? static_cast<const char *>(log.ptr) : "compilation failed");
 

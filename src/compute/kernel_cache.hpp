@@ -53,9 +53,11 @@ public:
     static void headersChanged();
     // cacheHit reports whether the compiler was skipped, for verbose lines;
     // buildLog receives the compiler's log (its warnings, "" when none).
+    // headers: the compile's own (imex_l0_header_t), part of the key.
     std::shared_ptr<KernelEntry> fromSource(const char *source, const char *name,
                                             const char *buildOptions, size_t ndefines,
-                                            const imex_l0_define_t *defines, bool &cacheHit,
+                                            const imex_l0_define_t *defines, size_t nheaders,
+                                            const imex_l0_header_t *headers, bool &cacheHit,
                                             std::string &buildLog);
 
 private:

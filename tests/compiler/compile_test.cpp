@@ -239,6 +239,22 @@ TEST(Compile, UnrelatedRegistrationKeepsCachedBuilds) {
     imex_l0_cache_stats_t beforeChange = stats();
     expectValid(compile(nested));
     EXPECT_EQ(stats().memory_misses, beforeChange.memory_misses + 1);
+    // A header including a sibling by its own directory's name ("value.h"
+    // from dir/outer.h reads dir/value.h): a change of the sibling is seen.
+    std::string dir = unique("siblings");
+    ASSERT_EQ(api().register_header((dir + "/value.h").c_str(), "#define SIBLING 2\n", &error),
+              imex_l0_success);
+    ASSERT_EQ(api().register_header((dir + "/outer.h").c_str(), "#include \"value.h\"\n", &error),
+              imex_l0_success);
+    std::string sibling = "#include \"" + dir +
+                          "/outer.h\"\n#if SIBLING == 1\n#error built with the old sibling\n#endif\n"
+                          "kernel void k(global int *o) { o[0] = SIBLING; }";
+    expectValid(compile(sibling));
+    ASSERT_EQ(api().register_header((dir + "/value.h").c_str(), "#define SIBLING 1\n", &error),
+              imex_l0_success);
+    Build stale = compile(sibling);
+    EXPECT_EQ(stale.status, imex_l0_compile_error) << "a cached build of the old sibling was reused";
+    EXPECT_NE(stale.log.find("built with the old sibling"), std::string::npos) << stale.log;
 }
 
 TEST(Compile, ErrorHasLineColumnSourceLineAndCaret) {

@@ -805,6 +805,38 @@ const std::vector<Case> &cases() {
                                                                "k", nullptr, 1, &d));
          },
          kInvalid, "defines[0].name is NULL or empty"},
+        {"kernel_from_source_nheaders_without_headers", "imex_l0_kernel_create_from_source_with_headers(.., 0, NULL, 1, NULL)", C,
+         [] {
+             imex_l0_kernel_t k = nullptr;
+             return captured(imex_l0_kernel_create_from_source_with_headers(
+                 &k, w->engine, "kernel void k() {}", "k", nullptr, 0, nullptr, 1, nullptr));
+         },
+         kInvalid, "headers is NULL but nheaders is 1"},
+        {"kernel_from_source_header_null_contents", "imex_l0_kernel_create_from_source_with_headers(.., 1, {{\"a.h\", NULL}})", C,
+         [] {
+             imex_l0_kernel_t k = nullptr;
+             imex_l0_header_t h = {"a.h", nullptr};
+             return captured(imex_l0_kernel_create_from_source_with_headers(
+                 &k, w->engine, "kernel void k() {}", "k", nullptr, 0, nullptr, 1, &h));
+         },
+         kInvalid, "headers[0] has a NULL name or contents"},
+        {"kernel_from_source_header_replaces_library_header", "imex_l0_kernel_create_from_source_with_headers(.., 1, {{\"imex_l0/types.h\", ..}})", C,
+         [] {
+             imex_l0_kernel_t k = nullptr;
+             imex_l0_header_t h = {"imex_l0/types.h", "#define X 1\n"};
+             return captured(imex_l0_kernel_create_from_source_with_headers(
+                 &k, w->engine, "kernel void k() {}", "k", nullptr, 0, nullptr, 1, &h));
+         },
+         kInvalid, "is one of the library's own headers"},
+        {"compile_header_name_with_dots", "imex_l0_compile_opencl_c_with_headers(src, .., 1, {{\"../x.h\", ..}}, ..)", C,
+         [] {
+             void *spirv = nullptr;
+             size_t size = 0;
+             imex_l0_header_t h = {"../x.h", "#define X 1\n"};
+             return captured(imex_l0_compile_opencl_c_with_headers(
+                 "kernel void k() {}", nullptr, 0, nullptr, 1, &h, &spirv, &size, nullptr));
+         },
+         kInvalid, "invalid header name '../x.h'"},
         {"kernel_from_source_define_name_with_space", "imex_l0_kernel_create_from_source(.., 1, {{\"A B\", \"1\"}})", C,
          [] {
              imex_l0_kernel_t k = nullptr;

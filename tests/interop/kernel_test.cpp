@@ -15,16 +15,16 @@ namespace {
 
 class KernelTest : public WithKernels {
 protected:
-    // Runs a kernel whose only argument is a float output, over n
-    // work-items, and returns what it wrote.
-    std::vector<float> runOutOnly(imex_l0_kernel_t kernel, size_t n) {
-        UsmBuffer out = allocShared(n * sizeof(float));
+    // Runs a kernel whose only argument is an output of T (float unless
+    // said), over n work-items, and returns what it wrote.
+    template <typename T = float> std::vector<T> runOutOnly(imex_l0_kernel_t kernel, size_t n) {
+        UsmBuffer out = allocShared(n * sizeof(T));
         imex_l0_exec_arg_t args[] = {usmArg(out.get())};
         imex_l0_range_t range = range1d(n);
         EXPECT_IMEX(imex_l0_interop_kernel_execute(kernel, stream.get(), 1, args, &range, 0,
                                                    nullptr, nullptr));
         EXPECT_IMEX(imex_l0_stream_wait(stream.get()));
-        return std::vector<float>(out.as<float>(), out.as<float>() + n);
+        return std::vector<T>(out.as<T>(), out.as<T>() + n);
     }
 };
 
@@ -200,6 +200,64 @@ kernel void header_value(global int *out) { out[get_global_id(0)] = HEADER_VALUE
         ASSERT_IMEX(imex_l0_compile_opencl_c(source, nullptr, 0, nullptr, &spirv, &size, nullptr));
         imex_l0_free(spirv);
     }
+}
+
+// Headers of one compile: the source and the headers it includes see them,
+// over a registered header of the same name, and nothing is registered;
+// two compiles of one source with different headers build different
+// kernels (the headers are part of the cache keys); the library's own
+// headers and invalid names are refused.
+TEST_F(KernelTest, HeadersOfOneCompile) {
+    ASSERT_IMEX(imex_l0_register_header("interop_test/own/value.h", "#define OWN_VALUE 100\n"));
+    const char *source = R"CL(
+#include "interop_test/own/outer.h"
+kernel void own_value(global int *out) { out[get_global_id(0)] = OWN_VALUE + OUTER; }
+)CL";
+    for (int value : {1, 2}) {
+        std::string contents = "#define OWN_VALUE " + std::to_string(value) + "\n";
+        imex_l0_header_t headers[] = {
+            {"interop_test/own/outer.h", "#include \"value.h\"\n#define OUTER 10\n"},
+            {"interop_test/own/value.h", contents.c_str()}};
+        Kernel kernel;
+        ASSERT_IMEX(imex_l0_kernel_create_from_source_with_headers(
+            kernel.out(), engine.get(), source, "own_value", nullptr, 0, nullptr, 2, headers));
+        std::vector<int> out = runOutOnly<int>(kernel.get(), 4);
+        for (int i = 0; i < 4; ++i)
+            EXPECT_EQ(out[i], value + 10) << "compile with OWN_VALUE " << value;
+        void *spirv = nullptr;
+        size_t size = 0;
+        ASSERT_IMEX(imex_l0_compile_opencl_c_with_headers(source, nullptr, 0, nullptr, 2, headers,
+                                                          &spirv, &size, nullptr));
+        imex_l0_free(spirv);
+    }
+    // Nothing was registered: without its headers the source does not compile.
+    Kernel none;
+    EXPECT_EQ(imex_l0_kernel_create_from_source(none.out(), engine.get(), source, "own_value",
+                                                nullptr, 0, nullptr),
+              imex_l0_compile_error);
+    EXPECT_NE(std::string(imex_l0_last_error_message()).find("outer.h"), std::string::npos)
+        << imex_l0_last_error_message();
+
+    imex_l0_header_t own[] = {{"imex_l0/indexing.h", "#define X 1\n"}};
+    Kernel refused;
+    EXPECT_INVALID(imex_l0_kernel_create_from_source_with_headers(
+                       refused.out(), engine.get(), source, "own_value", nullptr, 0, nullptr, 1,
+                       own),
+                   "library's own headers");
+    imex_l0_header_t dotted[] = {{"../escape.h", "#define X 1\n"}};
+    EXPECT_INVALID(imex_l0_kernel_create_from_source_with_headers(
+                       refused.out(), engine.get(), source, "own_value", nullptr, 0, nullptr, 1,
+                       dotted),
+                   "invalid header name");
+    imex_l0_header_t null[] = {{"a.h", nullptr}};
+    EXPECT_INVALID(imex_l0_kernel_create_from_source_with_headers(
+                       refused.out(), engine.get(), source, "own_value", nullptr, 0, nullptr, 1,
+                       null),
+                   "headers[0]");
+    EXPECT_INVALID(imex_l0_kernel_create_from_source_with_headers(
+                       refused.out(), engine.get(), source, "own_value", nullptr, 0, nullptr, 1,
+                       nullptr),
+                   "headers is NULL");
 }
 
 TEST_F(KernelTest, CompileErrorReturnsTheBuildLog) {
