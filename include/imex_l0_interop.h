@@ -284,7 +284,9 @@ typedef enum {
     imex_l0_arg_kind_global,
     imex_l0_arg_kind_constant,
     imex_l0_arg_kind_local,
-    imex_l0_arg_kind_value
+    imex_l0_arg_kind_value,
+    /** an imported kernel's (Level Zero does not report argument kinds) */
+    imex_l0_arg_kind_unknown
 } imex_l0_arg_kind_t;
 
 IMEX_L0_API imex_l0_status_t imex_l0_kernel_get_arg_count(imex_l0_kernel_t kernel,
@@ -312,6 +314,27 @@ IMEX_L0_API imex_l0_status_t imex_l0_kernel_suggest_group_size(imex_l0_kernel_t 
  *  from SPIR-V). *log is owned by the kernel, valid until it is destroyed. */
 IMEX_L0_API imex_l0_status_t imex_l0_kernel_get_build_log(imex_l0_kernel_t kernel,
                                                           const char **log);
+/** Who destroys an imported Level Zero object. */
+typedef enum {
+    imex_l0_ownership_keep = 0,     /**< the caller, after the library kernel is destroyed */
+    imex_l0_ownership_transfer = 1, /**< the library, when the library kernel is destroyed */
+} imex_l0_ownership_t;
+/** A library kernel over the caller's own Level Zero kernel, as SYCL's
+ *  make_kernel: `handle`, a kernel of `module`, both of the engine's
+ *  context and device (Level Zero cannot check that; the driver's refusal at
+ *  launch names it). Launches have the library's checks, except that Level
+ *  Zero reports the argument count but not the kinds: arguments are checked
+ *  by their imex_l0_exec_arg_type_t alone (imex_l0_kernel_get_arg_info says
+ *  imex_l0_arg_kind_unknown), and a value's size is the driver's to check
+ *  (Intel's and the project's take a value of another size as its first
+ *  bytes, zero-extended or cut). On failure nothing is taken. With transfer,
+ *  the library destroys the kernel, then the module (module may be NULL:
+ *  the caller keeps it), when the library kernel is destroyed. Either way
+ *  the handle's argument and group-size state is the library's from now on
+ *  (see imex_l0_interop_kernel_get_handle). */
+IMEX_L0_API imex_l0_status_t imex_l0_interop_kernel_create_from_handle(
+    imex_l0_kernel_t *kernel, imex_l0_engine_t engine, ze_module_handle_t module,
+    ze_kernel_handle_t handle, imex_l0_ownership_t ownership);
 /** The handle is library-owned: do not destroy it, and leave its state
  *  (argument values, group size, global offset) to the library: a launch
  *  sets only what differs from what the library set last, so a value set

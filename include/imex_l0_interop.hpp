@@ -406,6 +406,17 @@ public:
             result.adopt(k);
         return result;
     }
+    // A library kernel over the caller's own Level Zero kernel
+    // (imex_l0_interop_kernel_create_from_handle).
+    static kernel from_handle(const engine &e, ze_module_handle_t module, ze_kernel_handle_t handle,
+                              imex_l0_ownership_t ownership) {
+        imex_l0_kernel_t k = nullptr;
+        kernel result(e);
+        if (check(imex_l0_interop_kernel_create_from_handle(&k, e.get(), module, handle,
+                                                            ownership)))
+            result.adopt(k);
+        return result;
+    }
     static kernel from_spirv(const engine &e, const void *spirv, size_t size,
                              const std::string &name, const std::string &options = "") {
         imex_l0_kernel_t k = nullptr;

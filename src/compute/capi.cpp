@@ -1,4 +1,5 @@
 // C entry points of kernels, the compiler and event-based execution.
+#include "common/c_enum.hpp"
 #include "common/verbose.hpp"
 #include "compiler/macro_name.hpp"
 #include "compute/compiler_loader.hpp"
@@ -304,6 +305,35 @@ imex_l0_status_t imex_l0_kernel_suggest_group_size(imex_l0_kernel_t kernel,
         auto suggestion = k->suggestGroupSize(g);
         for (int d = 0; d < 3; ++d)
             local[d] = suggestion[d];
+        return imex_l0_success;
+    });
+}
+
+imex_l0_status_t imex_l0_interop_kernel_create_from_handle(imex_l0_kernel_t *kernel,
+                                                           imex_l0_engine_t engine,
+                                                           ze_module_handle_t module,
+                                                           ze_kernel_handle_t handle,
+                                                           imex_l0_ownership_t ownership) {
+    return guard(__func__, [&] {
+        requireOutput(kernel, "kernel");
+        auto *e = validate<Engine>(engine, "engine");
+        if (!handle)
+            failInvalid("handle is NULL");
+        const auto own = rawValue(ownership);
+        if (own != imex_l0_ownership_keep && own != imex_l0_ownership_transfer)
+            failInvalid("ownership " + std::to_string(own) +
+                        " is neither imex_l0_ownership_keep nor imex_l0_ownership_transfer");
+        auto entry = e->kernels().imported(handle);
+        KernelEntry &imported = *entry;
+        if (verboseAt(Verbosity::info))
+            logLine(Verbosity::info, "kernel_create,handle," + csvField(entry->name) +
+                                         ",args=" + std::to_string(entry->args.size()));
+        wrapKernel(kernel, e, std::move(entry));
+        // Only a call that succeeds takes ownership.
+        if (own == imex_l0_ownership_transfer) {
+            imported.ownsHandle = true;
+            imported.ownedModule = module;
+        }
         return imex_l0_success;
     });
 }

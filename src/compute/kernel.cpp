@@ -28,6 +28,8 @@ const char *kindName(imex_l0_arg_kind_t kind) {
         return "a local memory pointer";
     case imex_l0_arg_kind_value:
         return "a by-value argument";
+    case imex_l0_arg_kind_unknown:
+        break;
     }
     return "an argument";
 }
@@ -69,6 +71,16 @@ ArgValue resolve(const imex_l0_exec_arg_t &arg, const ArgInfo &info, size_t i,
                 failInvalid(argName(i, kernel.name) + " is local memory of size 0: give its byte size");
             return {arg.size, nullptr};
         }
+        break;
+    case imex_l0_arg_kind_unknown:
+        // An imported kernel's: the argument's own type says what it is, and
+        // the driver checks the size of a value.
+        if (type == imex_l0_arg_memory || type == imex_l0_arg_usm)
+            return resolve(arg, {imex_l0_arg_kind_global, sizeof(void *)}, i, kernel, engine, slot);
+        if (type == imex_l0_arg_local)
+            return resolve(arg, {imex_l0_arg_kind_local, 0}, i, kernel, engine, slot);
+        if (type == imex_l0_arg_value)
+            return resolve(arg, {imex_l0_arg_kind_value, arg.size}, i, kernel, engine, slot);
         break;
     case imex_l0_arg_kind_value:
         if (type == imex_l0_arg_value) {

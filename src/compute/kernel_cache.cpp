@@ -1,4 +1,5 @@
 #include "compute/kernel_cache.hpp"
+#include "compute/kernel_handles.hpp"
 
 #include "common/status.hpp"
 #include "compute/compiler_loader.hpp"
@@ -73,8 +74,10 @@ void KernelCache::headersChanged() { headerGeneration.fetch_add(1, std::memory_o
 
 KernelCache::~KernelCache() {
     for (auto &m : modules_) {
-        for (auto &k : m.second->kernels)
+        for (auto &k : m.second->kernels) {
+            kernel_handles::release(k.second->handle);
             zeKernelDestroy(k.second->handle);
+        }
         zeModuleDestroy(m.second->handle);
     }
 }
@@ -163,11 +166,38 @@ const std::shared_ptr<KernelEntry> &KernelCache::kernel(Module &module, const ch
     IMEX_L0_ZE(zeKernelCreate(module.handle, &desc, &entry->handle));
     ze_kernel_handle_t created = entry->handle;
     try {
+        kernel_handles::claim(created); // a new handle: never claimed before
         return module.kernels.emplace(name, std::move(entry)).first->second;
     } catch (...) {
+        kernel_handles::release(created);
         zeKernelDestroy(created);
         throw;
     }
+}
+
+std::shared_ptr<KernelEntry> KernelCache::imported(ze_kernel_handle_t handle) {
+    if (!kernel_handles::claim(handle))
+        failInvalid("the kernel handle is already a library kernel's (the library's own, from "
+                    "imex_l0_interop_kernel_get_handle, or imported and not yet destroyed): "
+                    "launch that library kernel, or create another handle with zeKernelCreate");
+    auto entry = std::make_shared<KernelEntry>();
+    entry->handle = handle;
+    entry->imported = true; // releases the claim when destroyed
+    ze_kernel_properties_t props = {ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
+    IMEX_L0_ZE(zeKernelGetProperties(handle, &props));
+    size_t size = 0;
+    IMEX_L0_ZE(zeKernelGetName(handle, &size, nullptr));
+    std::string name(size, '\0');
+    IMEX_L0_ZE(zeKernelGetName(handle, &size, name.data()));
+    while (!name.empty() && name.back() == '\0')
+        name.pop_back();
+    entry->name = std::move(name);
+    entry->args.assign(props.numKernelArgs, ArgInfo{imex_l0_arg_kind_unknown, 0});
+    entry->owner = this;
+    entry->localMemoryLimit = engine_.compute().maxSharedLocalMemory;
+    entry->compute = &engine_.compute();
+    entry->hasLocalArgs = props.numKernelArgs > 0; // any may be local memory
+    return entry;
 }
 
 KernelCache::Module &KernelCache::loadModule(const void *spirv, size_t size,

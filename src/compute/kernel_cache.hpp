@@ -45,6 +45,9 @@ public:
     // valid as long as the engine.
     const std::shared_ptr<KernelEntry> &kernelOf(Module &module, const char *name);
 
+    // An entry over the caller's own kernel (imex_l0_interop_kernel_create_
+    // from_handle), not cached; its owned* members say what it destroys.
+    std::shared_ptr<KernelEntry> imported(ze_kernel_handle_t handle);
     std::shared_ptr<KernelEntry> fromSpirv(const void *spirv, size_t size, const char *name,
                                            const char *buildOptions, size_t nconstants = 0,
                                            const imex_l0_spec_constant_t *constants = nullptr);

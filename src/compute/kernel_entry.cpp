@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "common/status.hpp"
+#include "compute/kernel_handles.hpp"
 
 namespace imex_l0 {
 
@@ -26,7 +27,9 @@ void checkGroupSize(const ze_device_compute_properties_t &c, const uint32_t size
 void KernelEntry::checkLocalMemory(const ArgValue *values, size_t nvalues) const {
     uint64_t total = 0;
     for (size_t i = 0; i < nvalues && i < args.size(); ++i) {
-        if (args[i].kind != imex_l0_arg_kind_local)
+        const bool local = args[i].kind == imex_l0_arg_kind_local ||
+                           (args[i].kind == imex_l0_arg_kind_unknown && values[i].ptr == nullptr);
+        if (!local)
             continue;
         total += values[i].size;
         if (total > localMemoryLimit)
@@ -135,6 +138,15 @@ uint64_t wordAt(const void *p, size_t size) {
 }
 
 } // namespace
+
+KernelEntry::~KernelEntry() {
+    if (imported)
+        kernel_handles::release(handle);
+    if (ownsHandle)
+        zeKernelDestroy(handle);
+    if (ownedModule)
+        zeModuleDestroy(ownedModule);
+}
 
 bool KernelEntry::SetArg::holds(const ArgValue &v) const {
     if (size != v.size || local != (v.ptr == nullptr))

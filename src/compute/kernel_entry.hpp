@@ -47,6 +47,17 @@ struct KernelEntry : Tagged<0x4b454e545259ull /* "KENTRY" */> {
     // The device's group-size maxima (the engine's, which outlives the entry).
     const ze_device_compute_properties_t *compute = nullptr;
     bool hasLocalArgs = false; // any argument of kind imex_l0_arg_kind_local
+    // An imported kernel transferred to the library: the entry destroys the
+    // handle, then ownedModule (if not NULL). The cache's entries own
+    // nothing themselves: the cache destroys their kernels and modules.
+    bool ownsHandle = false;
+    ze_module_handle_t ownedModule = nullptr;
+    bool imported = false; // holds a kernel_handles claim
+
+    KernelEntry() = default;
+    KernelEntry(const KernelEntry &) = delete;
+    KernelEntry &operator=(const KernelEntry &) = delete;
+    ~KernelEntry();
 
     // Sets the arguments and group size and appends the launch, all under
     // launchMutex: Level Zero kernel arguments are state on the handle, and

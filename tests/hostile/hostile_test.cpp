@@ -837,6 +837,22 @@ const std::vector<Case> &cases() {
                  "kernel void k() {}", nullptr, 0, nullptr, 1, &h, &spirv, &size, nullptr));
          },
          kInvalid, "invalid header name '../x.h'"},
+        {"kernel_from_handle_null_handle", "imex_l0_interop_kernel_create_from_handle(&k, engine, NULL, NULL, keep)", C,
+         [] {
+             imex_l0_kernel_t k = nullptr;
+             return captured(imex_l0_interop_kernel_create_from_handle(
+                 &k, w->engine, nullptr, nullptr, imex_l0_ownership_keep));
+         },
+         kInvalid, "handle is NULL"},
+        {"kernel_from_handle_bad_ownership", "imex_l0_interop_kernel_create_from_handle(&k, engine, NULL, kernel, 7)", C,
+         [] {
+             imex_l0_kernel_t k = nullptr;
+             ze_kernel_handle_t handle = nullptr;
+             imex_l0_interop_kernel_get_handle(w->add, &handle);
+             return captured(imex_l0_interop_kernel_create_from_handle(
+                 &k, w->engine, nullptr, handle, static_cast<imex_l0_ownership_t>(7)));
+         },
+         kInvalid, "ownership 7 is neither"},
         {"kernel_from_source_define_name_with_space", "imex_l0_kernel_create_from_source(.., 1, {{\"A B\", \"1\"}})", C,
          [] {
              imex_l0_kernel_t k = nullptr;

@@ -260,6 +260,126 @@ kernel void own_value(global int *out) { out[get_global_id(0)] = OWN_VALUE + OUT
                    "headers is NULL");
 }
 
+// A framework's own module and kernels, imported: kept by the caller (the
+// handle stays live after the library kernel is gone) or transferred (the
+// library destroys kernel and module); launched with USM, value and local
+// arguments against a host reference; the argument count, pointers and
+// local memory checked as for the library's own kernels.
+TEST_F(KernelTest, ImportedFrameworkKernels) {
+    const std::string &spirv = kernelSpirv();
+    auto createModule = [&] {
+        ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC};
+        desc.format = ZE_MODULE_FORMAT_IL_SPIRV;
+        desc.inputSize = spirv.size();
+        desc.pInputModule = reinterpret_cast<const uint8_t *>(spirv.data());
+        ze_module_handle_t m = nullptr;
+        EXPECT_ZE(zeModuleCreate(context.get(), device, &desc, &m, nullptr));
+        return m;
+    };
+    auto createKernel = [](ze_module_handle_t m, const char *name) {
+        ze_kernel_desc_t desc = {ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, name};
+        ze_kernel_handle_t k = nullptr;
+        EXPECT_ZE(zeKernelCreate(m, &desc, &k));
+        return k;
+    };
+    constexpr size_t n = 64;
+
+    // Kept: "scale" (in, out, float alpha).
+    ze_module_handle_t kept = createModule();
+    ASSERT_NE(kept, nullptr);
+    ze_kernel_handle_t scaleHandle = createKernel(kept, "scale");
+    {
+        Kernel scale;
+        ASSERT_IMEX(imex_l0_interop_kernel_create_from_handle(scale.out(), engine.get(), kept,
+                                                              scaleHandle, imex_l0_ownership_keep));
+        size_t nargs = 0;
+        ASSERT_IMEX(imex_l0_kernel_get_arg_count(scale.get(), &nargs));
+        EXPECT_EQ(nargs, 3u);
+        imex_l0_arg_kind_t kind = imex_l0_arg_kind_value;
+        size_t size = 1;
+        ASSERT_IMEX(imex_l0_kernel_get_arg_info(scale.get(), 2, &kind, &size));
+        EXPECT_EQ(kind, imex_l0_arg_kind_unknown);
+        UsmBuffer in = allocShared(n * sizeof(float)), out = allocShared(n * sizeof(float));
+        for (size_t i = 0; i < n; ++i)
+            in.as<float>()[i] = float(i);
+        float alpha = 2.5f;
+        imex_l0_exec_arg_t args[] = {usmArg(in.get()), usmArg(out.get()), valueArg(alpha)};
+        imex_l0_range_t range = range1d(n, 16);
+        ASSERT_IMEX(imex_l0_interop_kernel_execute(scale.get(), stream.get(), 3, args, &range, 0,
+                                                   nullptr, nullptr));
+        ASSERT_IMEX(imex_l0_stream_wait(stream.get()));
+        for (size_t i = 0; i < n; ++i)
+            ASSERT_EQ(out.as<float>()[i], 2.5f * float(i)) << i;
+        // A pointer that is no USM of the engine's context is refused by name.
+        std::vector<float> host(n);
+        imex_l0_exec_arg_t wrong[] = {usmArg(host.data()), usmArg(out.get()), valueArg(alpha)};
+        EXPECT_INVALID(imex_l0_interop_kernel_execute(scale.get(), stream.get(), 3, wrong, &range,
+                                                      0, nullptr, nullptr),
+                       "argument 0 of kernel 'scale' is not USM");
+        // The count is known: a missing argument is refused before the driver.
+        EXPECT_INVALID(imex_l0_interop_kernel_execute(scale.get(), stream.get(), 2, args, &range,
+                                                      0, nullptr, nullptr),
+                       "takes 3 argument(s)");
+    }
+    // Still the caller's, and live; free to import again.
+    ze_kernel_properties_t props = {ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
+    EXPECT_ZE(zeKernelGetProperties(scaleHandle, &props));
+    {
+        Kernel again, twice;
+        ASSERT_IMEX(imex_l0_interop_kernel_create_from_handle(again.out(), engine.get(), kept,
+                                                              scaleHandle, imex_l0_ownership_keep));
+        // Two library kernels over one handle would each cache its argument
+        // state: refused, as is a handle of the library's own kernels.
+        EXPECT_INVALID(imex_l0_interop_kernel_create_from_handle(
+                           twice.out(), engine.get(), kept, scaleHandle, imex_l0_ownership_keep),
+                       "already a library kernel's");
+        Kernel own = fromSource("add");
+        ze_kernel_handle_t ownHandle = nullptr;
+        ASSERT_IMEX(imex_l0_interop_kernel_get_handle(own.get(), &ownHandle));
+        EXPECT_INVALID(imex_l0_interop_kernel_create_from_handle(
+                           twice.out(), engine.get(), nullptr, ownHandle, imex_l0_ownership_keep),
+                       "already a library kernel's");
+    }
+    EXPECT_ZE(zeKernelDestroy(scaleHandle));
+    EXPECT_ZE(zeModuleDestroy(kept));
+
+    // Transferred: "reduce_sum" (in, partial, local scratch), with its module.
+    ze_module_handle_t given = createModule();
+    ASSERT_NE(given, nullptr);
+    ze_kernel_handle_t reduceHandle = createKernel(given, "reduce_sum");
+    Kernel reduce;
+    ASSERT_IMEX(imex_l0_interop_kernel_create_from_handle(reduce.out(), engine.get(), given,
+                                                          reduceHandle,
+                                                          imex_l0_ownership_transfer));
+    constexpr size_t group = 16;
+    UsmBuffer in = allocShared(n * sizeof(int)), partial = allocShared(n / group * sizeof(int));
+    for (size_t i = 0; i < n; ++i)
+        in.as<int>()[i] = int(i * 3 % 7);
+    imex_l0_exec_arg_t args[] = {usmArg(in.get()), usmArg(partial.get()),
+                                 localArg(group * sizeof(int))};
+    imex_l0_range_t range = range1d(n, group);
+    ASSERT_IMEX(imex_l0_interop_kernel_execute(reduce.get(), stream.get(), 3, args, &range, 0,
+                                               nullptr, nullptr));
+    ASSERT_IMEX(imex_l0_stream_wait(stream.get()));
+    for (size_t g = 0; g < n / group; ++g) {
+        int expected = 0;
+        for (size_t i = g * group; i < (g + 1) * group; ++i)
+            expected += in.as<int>()[i];
+        EXPECT_EQ(partial.as<int>()[g], expected) << "group " << g;
+    }
+    // Local memory beyond the device's is refused before the driver.
+    imex_l0_exec_arg_t huge[] = {usmArg(in.get()), usmArg(partial.get()),
+                                 localArg(size_t(1) << 40)};
+    EXPECT_INVALID(imex_l0_interop_kernel_execute(reduce.get(), stream.get(), 3, huge, &range, 0,
+                                                  nullptr, nullptr),
+                   "bytes of local memory");
+
+    Kernel bad;
+    EXPECT_INVALID(imex_l0_interop_kernel_create_from_handle(bad.out(), engine.get(), nullptr,
+                                                             nullptr, imex_l0_ownership_keep),
+                   "handle is NULL");
+}
+
 TEST_F(KernelTest, CompileErrorReturnsTheBuildLog) {
     const char *broken = "kernel void broken(global int *out) {\n"
                          "    out[0] = undeclared_name;\n"
