@@ -40,6 +40,7 @@ const CudaApi *loadCudaApi(std::string *why) {
         find(api.cuDeviceGetName, "cuDeviceGetName");
         find(api.cuDeviceGetAttribute, "cuDeviceGetAttribute");
         find(api.cuDeviceTotalMem, "cuDeviceTotalMem_v2");
+        find(api.cuDeviceGetUuid, "cuDeviceGetUuid_v2");
         find(api.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
         find(api.cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2");
         find(api.cuCtxSetCurrent, "cuCtxSetCurrent");

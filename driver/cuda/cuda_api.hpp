@@ -21,9 +21,21 @@ using CUstream = struct CUstream_st *;
 using CUevent = struct CUevent_st *;
 
 constexpr CUresult CUDA_SUCCESS = 0;
+constexpr int CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1;
+constexpr int CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X = 2; // Y 3, Z 4
+constexpr int CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X = 5;  // Y 6, Z 7
+constexpr int CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8;
+constexpr int CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10;
+constexpr int CU_DEVICE_ATTRIBUTE_CLOCK_RATE = 13; // kHz
+constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
+constexpr int CU_DEVICE_ATTRIBUTE_INTEGRATED = 18;
+constexpr int CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE = 36; // kHz
+constexpr int CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH = 37;
+constexpr int CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE = 38;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
-constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
+constexpr int CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS = 88;
+constexpr int CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS = 89;
 constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
 constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 
@@ -35,6 +47,7 @@ struct CudaApi {
     CUresult (*cuDeviceGetName)(char *, int, CUdevice);
     CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
     CUresult (*cuDeviceTotalMem)(size_t *, CUdevice);
+    CUresult (*cuDeviceGetUuid)(unsigned char (*)[16], CUdevice);
     CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
     CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
     CUresult (*cuCtxSetCurrent)(CUcontext);

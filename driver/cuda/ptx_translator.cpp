@@ -28,7 +28,7 @@ namespace ze_cuda {
 
 namespace {
 
-using ze_opencl::KernelInfo;
+using ze_driver::KernelInfo;
 
 constexpr unsigned kSpirLocal = 3;
 constexpr const char *kTriple = "nvptx64-nvidia-cuda";
@@ -276,10 +276,10 @@ const char *libclcPath() {
 }
 
 ze_result_t translateSpirvToPtx(const uint8_t *spirv, size_t size,
-                                const std::vector<ze_opencl::SpecConstant> &specConstants,
+                                const std::vector<ze_driver::SpecConstant> &specConstants,
                                 PtxModule *out, std::string *log) {
-    ze_opencl::detail::SpirvModule read;
-    ze_result_t result = ze_opencl::detail::readSpirvModule(spirv, size, specConstants,
+    ze_driver::detail::SpirvModule read;
+    ze_result_t result = ze_driver::detail::readSpirvModule(spirv, size, specConstants,
                                                             /*opaquePointers=*/false, &read, log);
     if (result != ZE_RESULT_SUCCESS)
         return result;

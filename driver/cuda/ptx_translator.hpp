@@ -22,7 +22,7 @@ namespace ze_cuda {
 
 struct PtxModule {
     std::string ptx;
-    std::vector<ze_opencl::KernelInfo> kernels; // every kernel, in module order
+    std::vector<ze_driver::KernelInfo> kernels; // every kernel, in module order
 };
 
 // Where libclc's NVPTX library is (the libclc-15 package's file); a
@@ -34,7 +34,7 @@ const char *libclcPath();
 // untranslatable SPIR-V, a builtin libclc does not define, or what the NVPTX
 // backend refuses. Thread-safe.
 ze_result_t translateSpirvToPtx(const uint8_t *spirv, size_t size,
-                                const std::vector<ze_opencl::SpecConstant> &specConstants,
+                                const std::vector<ze_driver::SpecConstant> &specConstants,
                                 PtxModule *out, std::string *log);
 
 } // namespace ze_cuda

@@ -14,7 +14,7 @@
 #include <optional>
 #include <vector>
 
-namespace ze_opencl {
+namespace ze_driver {
 namespace detail {
 
 // For every call of `callee`, `rewrite` inserts what replaces it before the
@@ -79,4 +79,4 @@ inline llvm::CallInst *callBuiltin(llvm::IRBuilder<> &b, const char *mangled, ll
 }
 
 } // namespace detail
-} // namespace ze_opencl
+} // namespace ze_driver

@@ -8,7 +8,7 @@
 
 #include <vector>
 
-namespace ze_opencl {
+namespace ze_driver {
 namespace detail {
 
 namespace {
@@ -65,4 +65,4 @@ unsigned guardIntegerDivision(llvm::Module &module) {
 }
 
 } // namespace detail
-} // namespace ze_opencl
+} // namespace ze_driver

@@ -10,7 +10,7 @@ namespace llvm {
 class Module;
 }
 
-namespace ze_opencl {
+namespace ze_driver {
 namespace detail {
 
 // Rewrites the divisor of every integer division and remainder whose divisor
@@ -19,4 +19,4 @@ namespace detail {
 unsigned guardIntegerDivision(llvm::Module &module);
 
 } // namespace detail
-} // namespace ze_opencl
+} // namespace ze_driver

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace ze_opencl {
+namespace ze_driver {
 namespace detail {
 
 namespace {
@@ -86,4 +86,4 @@ unsigned resolveGenericBuiltins(llvm::Module &module) {
 }
 
 } // namespace detail
-} // namespace ze_opencl
+} // namespace ze_driver

@@ -10,7 +10,7 @@ namespace llvm {
 class Module;
 }
 
-namespace ze_opencl {
+namespace ze_driver {
 namespace detail {
 
 // Rewrites every call of an undefined builtin whose mangled name has generic
@@ -20,4 +20,4 @@ namespace detail {
 unsigned resolveGenericBuiltins(llvm::Module &module);
 
 } // namespace detail
-} // namespace ze_opencl
+} // namespace ze_driver

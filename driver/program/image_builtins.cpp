@@ -8,7 +8,7 @@
 
 #include <string>
 
-namespace ze_opencl {
+namespace ze_driver {
 namespace detail {
 
 unsigned resolveImageBuiltins(llvm::Module &module) {
@@ -42,4 +42,4 @@ unsigned resolveImageBuiltins(llvm::Module &module) {
 }
 
 } // namespace detail
-} // namespace ze_opencl
+} // namespace ze_driver

@@ -13,7 +13,7 @@ namespace llvm {
 class Module;
 }
 
-namespace ze_opencl {
+namespace ze_driver {
 namespace detail {
 
 // Turns every call of those builtins into a call of the implementation, the
@@ -22,4 +22,4 @@ namespace detail {
 unsigned resolveImageBuiltins(llvm::Module &module);
 
 } // namespace detail
-} // namespace ze_opencl
+} // namespace ze_driver

@@ -7,7 +7,7 @@
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 
-namespace ze_opencl {
+namespace ze_driver {
 namespace detail {
 
 namespace {
@@ -143,4 +143,4 @@ std::vector<KernelInfo> kernelInfoFromModule(const llvm::Module &module) {
 }
 
 } // namespace detail
-} // namespace ze_opencl
+} // namespace ze_driver

@@ -9,7 +9,7 @@ namespace llvm {
 class Module;
 }
 
-namespace ze_opencl {
+namespace ze_driver {
 namespace detail {
 
 // One KernelInfo per SPIR_KERNEL function definition, in module order.
@@ -20,4 +20,4 @@ namespace detail {
 std::vector<KernelInfo> kernelInfoFromModule(const llvm::Module &module);
 
 } // namespace detail
-} // namespace ze_opencl
+} // namespace ze_driver

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace ze_opencl {
+namespace ze_driver {
 namespace detail {
 
 namespace {
@@ -145,4 +145,4 @@ unsigned resolveMissingBuiltins(llvm::Module &module) {
 }
 
 } // namespace detail
-} // namespace ze_opencl
+} // namespace ze_driver

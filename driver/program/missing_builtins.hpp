@@ -19,11 +19,11 @@ namespace llvm {
 class Module;
 }
 
-namespace ze_opencl {
+namespace ze_driver {
 namespace detail {
 
 // Returns the number of calls rewritten.
 unsigned resolveMissingBuiltins(llvm::Module &module);
 
 } // namespace detail
-} // namespace ze_opencl
+} // namespace ze_driver

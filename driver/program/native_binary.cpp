@@ -19,7 +19,7 @@
 #include <cstring>
 #include <new>
 
-namespace ze_opencl {
+namespace ze_driver {
 
 namespace {
 
@@ -294,4 +294,4 @@ ProgramBuildResult buildFromNative(cl_context context, cl_device_id device, cons
     }
 }
 
-} // namespace ze_opencl
+} // namespace ze_driver

@@ -10,7 +10,7 @@
 #include <new>
 #include <sstream>
 
-namespace ze_opencl {
+namespace ze_driver {
 
 namespace detail {
 
@@ -208,4 +208,4 @@ ProgramBuildResult buildFromSpirv(cl_context context, cl_device_id device, const
     return result;
 }
 
-} // namespace ze_opencl
+} // namespace ze_driver

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace ze_opencl {
+namespace ze_driver {
 
 enum class ArgKind {
     GlobalPointer,   // address space 1: a USM pointer, set with clSetKernelArgSVMPointer
@@ -73,4 +73,4 @@ std::vector<uint8_t> serializeNative(cl_program program, cl_device_id device,
 ProgramBuildResult buildFromNative(cl_context context, cl_device_id device, const uint8_t *data,
                                    size_t size, const char *buildFlags);
 
-} // namespace ze_opencl
+} // namespace ze_driver

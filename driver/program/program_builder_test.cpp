@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-namespace ze_opencl {
+namespace ze_driver {
 namespace {
 
 std::vector<uint8_t> readFile(const char *path) {
@@ -697,4 +697,4 @@ TEST_F(ProgramBuilderTest, NullContextIsAnError) {
 }
 
 } // namespace
-} // namespace ze_opencl
+} // namespace ze_driver

@@ -8,7 +8,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace ze_opencl {
+namespace ze_driver {
 namespace detail {
 
 // Releases a program on every path that does not hand it to the caller.
@@ -37,4 +37,4 @@ ProgramBuildResult buildOpenclProgram(cl_context context, cl_device_id device,
 std::string clErrorName(cl_int error);
 
 } // namespace detail
-} // namespace ze_opencl
+} // namespace ze_driver

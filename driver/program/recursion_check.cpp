@@ -4,7 +4,7 @@
 #include <llvm/Analysis/CallGraph.h>
 #include <llvm/IR/Module.h>
 
-namespace ze_opencl {
+namespace ze_driver {
 namespace detail {
 
 std::string findRecursion(const llvm::Module &module) {
@@ -30,4 +30,4 @@ std::string findRecursion(const llvm::Module &module) {
 }
 
 } // namespace detail
-} // namespace ze_opencl
+} // namespace ze_driver

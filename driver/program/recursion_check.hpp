@@ -10,7 +10,7 @@ namespace llvm {
 class Module;
 }
 
-namespace ze_opencl {
+namespace ze_driver {
 namespace detail {
 
 // "" when no function of the module calls itself, directly or through
@@ -18,4 +18,4 @@ namespace detail {
 std::string findRecursion(const llvm::Module &module);
 
 } // namespace detail
-} // namespace ze_opencl
+} // namespace ze_driver

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <unordered_set>
 
-namespace ze_opencl {
+namespace ze_driver {
 namespace detail {
 
 namespace {
@@ -143,4 +143,4 @@ std::vector<uint32_t> validatorView(const std::vector<uint32_t> &words) {
 }
 
 } // namespace detail
-} // namespace ze_opencl
+} // namespace ze_driver

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace ze_opencl {
+namespace ze_driver {
 namespace detail {
 
 // Repairs `words` in place:
@@ -39,4 +39,4 @@ bool addExtensionTheValidatorAsksFor(std::vector<uint32_t> &words, const std::st
 std::vector<uint32_t> validatorView(const std::vector<uint32_t> &words);
 
 } // namespace detail
-} // namespace ze_opencl
+} // namespace ze_driver

@@ -29,7 +29,7 @@
 #include <mutex>
 #include <sstream>
 
-namespace ze_opencl {
+namespace ze_driver {
 namespace detail {
 
 namespace {
@@ -291,4 +291,4 @@ ze_result_t translateSpirv(const uint8_t *spirv, size_t size,
 
 void crashNextTranslation() { detail::crashNext.store(true); }
 
-} // namespace ze_opencl
+} // namespace ze_driver

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace ze_opencl {
+namespace ze_driver {
 namespace detail {
 
 struct TranslatedModule {
@@ -51,4 +51,4 @@ ze_result_t translateSpirv(const uint8_t *spirv, size_t size,
                            std::string *log);
 
 } // namespace detail
-} // namespace ze_opencl
+} // namespace ze_driver

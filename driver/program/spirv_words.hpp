@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace ze_opencl {
+namespace ze_driver {
 namespace detail {
 
 constexpr size_t kSpirvHeaderWords = 5;
@@ -32,4 +32,4 @@ inline std::vector<SpirvInstruction> spirvInstructions(const std::vector<uint32_
 }
 
 } // namespace detail
-} // namespace ze_opencl
+} // namespace ze_driver

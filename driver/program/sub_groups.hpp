@@ -10,7 +10,7 @@ namespace llvm {
 class Module;
 }
 
-namespace ze_opencl {
+namespace ze_driver {
 namespace detail {
 
 // Replaces the calls of the cl_khr_subgroups builtins (sizes and ids,
@@ -21,4 +21,4 @@ namespace detail {
 unsigned resolveSubGroupBuiltins(llvm::Module &module);
 
 } // namespace detail
-} // namespace ze_opencl
+} // namespace ze_driver

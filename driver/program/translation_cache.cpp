@@ -5,7 +5,7 @@
 #include <mutex>
 #include <unordered_map>
 
-namespace ze_opencl {
+namespace ze_driver {
 namespace detail {
 
 namespace {
@@ -81,4 +81,4 @@ void keepTranslation(std::string key, std::shared_ptr<const CachedTranslation> t
 }
 
 } // namespace detail
-} // namespace ze_opencl
+} // namespace ze_driver

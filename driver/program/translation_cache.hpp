@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace ze_opencl {
+namespace ze_driver {
 namespace detail {
 
 struct CachedTranslation {
@@ -29,4 +29,4 @@ std::shared_ptr<const CachedTranslation> findTranslation(const std::string &key)
 void keepTranslation(std::string key, std::shared_ptr<const CachedTranslation> translation);
 
 } // namespace detail
-} // namespace ze_opencl
+} // namespace ze_driver

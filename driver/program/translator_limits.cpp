@@ -7,7 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-namespace ze_opencl {
+namespace ze_driver {
 namespace detail {
 
 namespace {
@@ -289,4 +289,4 @@ ze_result_t checkTranslatorLimits(const std::vector<uint32_t> &words, std::strin
 }
 
 } // namespace detail
-} // namespace ze_opencl
+} // namespace ze_driver

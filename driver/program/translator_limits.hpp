@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace ze_opencl {
+namespace ze_driver {
 namespace detail {
 
 // Checks a module the SPIRV-Tools validator accepted for the constructs on
@@ -20,4 +20,4 @@ namespace detail {
 ze_result_t checkTranslatorLimits(const std::vector<uint32_t> &words, std::string *log);
 
 } // namespace detail
-} // namespace ze_opencl
+} // namespace ze_driver

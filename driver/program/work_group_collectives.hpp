@@ -16,7 +16,7 @@ namespace llvm {
 class Module;
 }
 
-namespace ze_opencl {
+namespace ze_driver {
 namespace detail {
 
 // The most work-items of a work-group on the devices the driver runs on
@@ -27,4 +27,4 @@ constexpr unsigned kMaxWorkGroupItems = 4096;
 unsigned defineWorkGroupCollectives(llvm::Module &module);
 
 } // namespace detail
-} // namespace ze_opencl
+} // namespace ze_driver

@@ -1,0 +1,84 @@
+// The Level Zero tables the CUDA backend does not fill yet: everything past
+// drivers and devices (contexts, memory, queues, lists, events, modules,
+// kernels). The loader refuses a driver that lacks one of them, so they are
+// exported empty, which the loader reports as unsupported; each goes away
+// when the core's implementation of its objects runs on this backend (see
+// README.md, "Next steps").
+#include "object.hpp"
+
+#include <level_zero/ze_ddi.h>
+
+namespace ze_driver {
+namespace {
+template <class Table> ze_result_t emptyTable(ze_api_version_t version, Table *t) {
+    if (ze_result_t r = checkTableRequest(version, t))
+        return r;
+    *t = Table{};
+    return ZE_RESULT_SUCCESS;
+}
+} // namespace
+
+extern "C" {
+ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetContextProcAddrTable(ze_api_version_t v,
+                                                        ze_context_dditable_t *t) {
+    return emptyTable(v, t);
+}
+ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetCommandQueueProcAddrTable(ze_api_version_t v,
+                                                        ze_command_queue_dditable_t *t) {
+    return emptyTable(v, t);
+}
+ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetCommandListProcAddrTable(ze_api_version_t v,
+                                                        ze_command_list_dditable_t *t) {
+    return emptyTable(v, t);
+}
+ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetEventPoolProcAddrTable(ze_api_version_t v,
+                                                        ze_event_pool_dditable_t *t) {
+    return emptyTable(v, t);
+}
+ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetEventProcAddrTable(ze_api_version_t v,
+                                                        ze_event_dditable_t *t) {
+    return emptyTable(v, t);
+}
+ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetFenceProcAddrTable(ze_api_version_t v,
+                                                        ze_fence_dditable_t *t) {
+    return emptyTable(v, t);
+}
+ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetImageProcAddrTable(ze_api_version_t v,
+                                                        ze_image_dditable_t *t) {
+    return emptyTable(v, t);
+}
+ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetKernelProcAddrTable(ze_api_version_t v,
+                                                        ze_kernel_dditable_t *t) {
+    return emptyTable(v, t);
+}
+ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetKernelExpProcAddrTable(ze_api_version_t v,
+                                                        ze_kernel_exp_dditable_t *t) {
+    return emptyTable(v, t);
+}
+ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetMemProcAddrTable(ze_api_version_t v,
+                                                        ze_mem_dditable_t *t) {
+    return emptyTable(v, t);
+}
+ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetModuleProcAddrTable(ze_api_version_t v,
+                                                        ze_module_dditable_t *t) {
+    return emptyTable(v, t);
+}
+ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetModuleBuildLogProcAddrTable(ze_api_version_t v,
+                                                        ze_module_build_log_dditable_t *t) {
+    return emptyTable(v, t);
+}
+ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetPhysicalMemProcAddrTable(ze_api_version_t v,
+                                                        ze_physical_mem_dditable_t *t) {
+    return emptyTable(v, t);
+}
+ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetSamplerProcAddrTable(ze_api_version_t v,
+                                                        ze_sampler_dditable_t *t) {
+    return emptyTable(v, t);
+}
+ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetVirtualMemProcAddrTable(ze_api_version_t v,
+                                                        ze_virtual_mem_dditable_t *t) {
+    return emptyTable(v, t);
+}
+} // extern "C"
+
+} // namespace ze_driver

@@ -1,0 +1,49 @@
+// The OpenCL backend's state in the core's objects (../core/backend.hpp): a
+// driver is an OpenCL platform, a device an OpenCL device with SVM.
+#pragma once
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 300
+#endif
+#include "object.hpp"
+
+#include <CL/cl.h>
+
+#include <mutex>
+
+namespace ze_driver {
+
+class Driver;
+
+struct DriverNative {
+    cl_platform_id platform = nullptr;
+    std::mutex contextMutex; // guards context
+    cl_context context = nullptr; // see retainClContext
+};
+
+struct DeviceNative {
+    cl_device_id id = nullptr;
+    // Flags for clSVMAlloc: fine-grain buffer SVM when the device has it, so
+    // the host may touch USM without map/unmap.
+    cl_svm_mem_flags svmFlags = CL_MEM_READ_WRITE;
+    // The largest alignment clSVMAlloc accepts (CL_DEVICE_MEM_BASE_ADDR_ALIGN).
+    size_t maxSvmAlignment = 128;
+};
+
+// The one OpenCL context over every device of the driver, shared by all its
+// L0 contexts (see the README, "Contexts"). Made on first use; the caller
+// gets a reference of its own.
+cl_context retainClContext(Driver *driver);
+
+// An OpenCL failure seen by the driver. Allocation failures keep their
+// meaning; everything else is a device-side problem the application cannot fix.
+inline void checkCl(cl_int err) {
+    if (err == CL_SUCCESS)
+        return;
+    if (err == CL_OUT_OF_HOST_MEMORY)
+        fail(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
+    if (err == CL_OUT_OF_RESOURCES || err == CL_MEM_OBJECT_ALLOCATION_FAILURE)
+        fail(ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY);
+    fail(ZE_RESULT_ERROR_UNKNOWN);
+}
+} // namespace ze_driver

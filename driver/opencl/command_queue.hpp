@@ -1,0 +1,42 @@
+// Command queues: an in-order OpenCL queue that executes regular command lists.
+#pragma once
+
+#include "signal.hpp"
+
+#include <memory>
+#include <mutex>
+
+namespace ze_driver {
+
+class Context;
+class Device;
+class CommandList;
+class Fence;
+
+class CommandQueue : public Object, public Counted<CommandQueue> {
+public:
+    static constexpr Tag kTag = Tag::CommandQueue;
+
+    CommandQueue(Context *context, Device *device, ze_command_queue_mode_t mode);
+    ~CommandQueue();
+    void init();
+
+    Context *context() const { return context_; }
+    cl_command_queue cl() const { return queue_; }
+
+    void execute(uint32_t count, CommandList *const *lists, Fence *fence);
+    // Waits for everything executed so far: SUCCESS or NOT_READY after timeoutNs.
+    ze_result_t synchronize(uint64_t timeoutNs);
+
+private:
+    Ref<Context> context_;
+    Device *device_;
+    const ze_command_queue_mode_t mode_;
+    cl_command_queue queue_ = nullptr;
+    std::mutex mutex_; // keeps concurrent executions from interleaving; guards done_
+    // Set when everything executed so far has completed (a marker after the
+    // last execution): polling it enqueues nothing, so an idle queue is idle.
+    std::shared_ptr<Signal> done_;
+};
+
+} // namespace ze_driver

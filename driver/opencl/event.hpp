@@ -1,0 +1,79 @@
+// Event pools and events. An event is a Signal (signal.hpp) plus its place in
+// a pool; pools with ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP make their events
+// record the OpenCL profiling times of the commands that signal them.
+#pragma once
+
+#include "signal.hpp"
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace ze_driver {
+
+class Context;
+class SharedEventStates;
+
+// Which slots of a pool hold a live event. Shared with the events, so an
+// event destroyed after its pool (an application error) does not touch freed memory.
+class EventSlots {
+public:
+    explicit EventSlots(uint32_t count) : used_(count, false) {}
+    // Claims slot `index` (each slot holds one live event at a time).
+    void acquire(uint32_t index);
+    void release(uint32_t index);
+
+private:
+    std::mutex mutex_; // guards used_
+    std::vector<bool> used_;
+};
+
+class EventPool : public Object {
+public:
+    static constexpr Tag kTag = Tag::EventPool;
+
+    // With ZE_EVENT_POOL_FLAG_IPC, the events' states are shared (event_ipc.hpp).
+    EventPool(Context *context, ze_event_pool_flags_t flags, uint32_t count);
+    // A pool of another process, opened from its IPC handle.
+    EventPool(Context *context, ze_event_pool_flags_t flags, uint32_t count,
+              std::shared_ptr<SharedEventStates> opened);
+
+    Context *context() const { return context_; }
+    ze_event_pool_flags_t flags() const { return flags_; }
+    bool timestamps() const { return (flags_ & ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP) != 0; }
+    const std::shared_ptr<EventSlots> &slots() const { return slots_; }
+    // Null unless the pool is shared between processes.
+    const std::shared_ptr<SharedEventStates> &sharedStates() const { return shared_; }
+    bool opened() const { return opened_; }
+
+private:
+    Ref<Context> context_;
+    ze_event_pool_flags_t flags_;
+    std::shared_ptr<EventSlots> slots_;
+    std::shared_ptr<SharedEventStates> shared_;
+    bool opened_ = false;
+};
+
+class Event : public Object {
+public:
+    static constexpr Tag kTag = Tag::Event;
+
+    Event(EventPool *pool, uint32_t index);
+    ~Event();
+
+    Context *context() const { return context_; }
+    // Whether the pool records kernel timestamps.
+    bool timestamps() const { return timestamps_; }
+    Signal &signal() { return *signal_; }
+    const std::shared_ptr<Signal> &sharedSignal() const { return signal_; }
+
+private:
+    Ref<Context> context_;
+    bool timestamps_;
+    std::shared_ptr<EventSlots> slots_;
+    uint32_t index_;
+    // Shared with OpenCL completion callbacks, which may outlive the event.
+    std::shared_ptr<Signal> signal_;
+};
+
+} // namespace ze_driver

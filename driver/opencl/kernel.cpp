@@ -1,0 +1,406 @@
+// Kernels and the Kernel DDI tables (core and the global-offset extension).
+#include "kernel.hpp"
+
+#include "device.hpp"
+#include "image.hpp"
+#include "module.hpp"
+#include "sampler.hpp"
+
+#include <level_zero/ze_ddi.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+namespace ze_driver {
+
+Kernel::Kernel(Module *module, const KernelInfo *info)
+    : Object(kTag), module_(module), info_(info) {
+    launch_.args.resize(info->args.size());
+    for (int i = 0; i < 3; ++i)
+        if (info->requiredGroupSize[i] != 0)
+            launch_.groupSize[i] = info->requiredGroupSize[i];
+}
+
+Kernel::~Kernel() {
+    if (cl_ != nullptr)
+        clReleaseKernel(cl_);
+}
+
+void Kernel::init() {
+    cl_int err = CL_SUCCESS;
+    cl_ = clCreateKernel(module_->program(), info_->name.c_str(), &err);
+    checkCl(err);
+    size_t wg = 0;
+    if (clGetKernelWorkGroupInfo(cl_, module_->device()->native().id, CL_KERNEL_WORK_GROUP_SIZE,
+                                 sizeof(wg), &wg, nullptr) == CL_SUCCESS &&
+        wg > 0)
+        maxGroupSize_ = wg;
+    else
+        maxGroupSize_ = module_->device()->maxGroupSize();
+}
+
+void Kernel::setArgument(uint32_t index, size_t size, const void *value) {
+    check(index < info_->args.size(), ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX);
+    const KernelArgInfo &arg = info_->args[index];
+    ArgValue v;
+    switch (arg.kind) {
+    case ArgKind::GlobalPointer:
+    case ArgKind::ConstantPointer:
+        // The value is a USM pointer (or null); OpenCL gets it as an SVM pointer.
+        check(size == sizeof(void *), ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
+        v.bytes.resize(sizeof(void *), 0);
+        if (value != nullptr)
+            std::memcpy(v.bytes.data(), value, sizeof(void *));
+        break;
+    case ArgKind::LocalPointer:
+        // L0 passes local memory as a null value with a size. More than the
+        // device has is refused here: PoCL aborts the process on it.
+        check(size > 0 && size <= module_->device()->localMemSize(),
+              ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
+        v.localSize = size;
+        break;
+    case ArgKind::Value:
+    {
+        // A size other than the argument's is taken as Intel's driver takes
+        // it: fewer bytes are the argument's first bytes, the rest zero; more
+        // are cut to the argument's size. Code passes an int for a size_t
+        // and a size_t for an int, and little-endian integers keep their
+        // value either way.
+        check(size > 0, ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
+        notNull(value);
+        size_t taken = arg.size == 0 ? size : std::min(size, arg.size);
+        v.bytes.assign(static_cast<const uint8_t *>(value),
+                       static_cast<const uint8_t *>(value) + taken);
+        v.bytes.resize(std::max(taken, arg.size), 0);
+        break;
+    }
+    case ArgKind::Image:
+    case ArgKind::Sampler: {
+        // The value is the handle; OpenCL gets the cl_mem or cl_sampler
+        // behind it, set like a value.
+        check(size == sizeof(void *), ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
+        void *handle = *static_cast<void *const *>(notNull(value));
+        void *object;
+        if (arg.kind == ArgKind::Image)
+            object = fromHandle<Image>(static_cast<ze_image_handle_t>(handle))->cl();
+        else
+            object = fromHandle<Sampler>(static_cast<ze_sampler_handle_t>(handle))->cl();
+        v.bytes.assign(reinterpret_cast<const uint8_t *>(&object),
+                       reinterpret_cast<const uint8_t *>(&object) + sizeof(object));
+        break;
+    }
+    }
+    v.set = true;
+    launch_.args[index] = std::move(v);
+}
+
+void Kernel::setGroupSize(uint32_t x, uint32_t y, uint32_t z) {
+    const Device *device = module_->device();
+    const size_t *limits = device->maxGroupSizes();
+    check(x > 0 && y > 0 && z > 0, ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION);
+    check(x <= limits[0] && y <= limits[1] && z <= limits[2],
+          ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION);
+    check(uint64_t(x) * y * z <= maxGroupSize_, ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION);
+    const uint32_t *req = info_->requiredGroupSize;
+    if (req[0] != 0)
+        check(x == req[0] && y == req[1] && z == req[2],
+              ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION);
+    launch_.groupSize[0] = x;
+    launch_.groupSize[1] = y;
+    launch_.groupSize[2] = z;
+}
+
+// Per dimension, the largest divisor of the global size that keeps the total
+// within the kernel's limit: every launch then has whole groups.
+void Kernel::suggestGroupSize(const uint32_t global[3], uint32_t out[3]) const {
+    const uint32_t *req = info_->requiredGroupSize;
+    if (req[0] != 0) {
+        std::copy(req, req + 3, out);
+        return;
+    }
+    const size_t *limits = module_->device()->maxGroupSizes();
+    size_t budget = maxGroupSize_;
+    for (int i = 0; i < 3; ++i) {
+        size_t cap = std::min<size_t>(budget, limits[i]);
+        uint32_t best = 1;
+        for (uint32_t d = static_cast<uint32_t>(std::min<size_t>(cap, global[i])); d >= 1; --d) {
+            if (global[i] % d == 0) {
+                best = d;
+                break;
+            }
+        }
+        out[i] = best;
+        budget /= best;
+    }
+}
+
+void Kernel::setGlobalOffset(uint32_t x, uint32_t y, uint32_t z) {
+    launch_.offset[0] = x;
+    launch_.offset[1] = y;
+    launch_.offset[2] = z;
+}
+
+void Kernel::getProperties(ze_kernel_properties_t *p) const {
+    cl_device_id device = module_->device()->native().id;
+    p->numKernelArgs = static_cast<uint32_t>(info_->args.size());
+    p->requiredGroupSizeX = info_->requiredGroupSize[0];
+    p->requiredGroupSizeY = info_->requiredGroupSize[1];
+    p->requiredGroupSizeZ = info_->requiredGroupSize[2];
+    p->requiredNumSubGroups = 0;
+    p->requiredSubgroupSize = 0;
+    const auto &sizes = module_->device()->subGroupSizes();
+    p->maxSubgroupSize = *std::max_element(sizes.begin(), sizes.end());
+    p->maxNumSubgroups =
+        static_cast<uint32_t>(maxGroupSize_ / std::max<uint32_t>(1, p->maxSubgroupSize));
+    cl_ulong local = 0, priv = 0;
+    clGetKernelWorkGroupInfo(cl_, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof(local), &local, nullptr);
+    clGetKernelWorkGroupInfo(cl_, device, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof(priv), &priv, nullptr);
+    p->localMemSize = static_cast<uint32_t>(local);
+    p->privateMemSize = static_cast<uint32_t>(priv);
+    p->spillMemSize = 0;
+    std::memset(&p->uuid, 0, sizeof(p->uuid));
+}
+
+void Kernel::checkReady() const {
+    // Local arguments that fit one by one may still exceed the device's local
+    // memory together, and PoCL aborts on that too.
+    uint64_t local = 0;
+    for (const ArgValue &a : launch_.args) {
+        check(a.set, ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        local += a.localSize;
+    }
+    check(local <= module_->device()->localMemSize(), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+}
+
+cl_event Kernel::enqueue(cl_command_queue queue, const KernelLaunch &launch,
+                         const ze_group_count_t &groups, cl_uint numWaits, const cl_event *waits,
+                         bool wantEvent) {
+    size_t local[3], global[3], offset[3];
+    const uint32_t counts[3] = {groups.groupCountX, groups.groupCountY, groups.groupCountZ};
+    for (int i = 0; i < 3; ++i) {
+        local[i] = launch.groupSize[i];
+        global[i] = size_t(counts[i]) * launch.groupSize[i];
+        offset[i] = launch.offset[i];
+    }
+    std::lock_guard<std::mutex> lock(enqueueMutex_);
+    applied_.resize(launch.args.size());
+    for (size_t i = 0; i < launch.args.size(); ++i) {
+        const ArgValue &a = launch.args[i];
+        if (applied_[i] == a)
+            continue;
+        // Forgotten first: if setting fails, the next launch must set it again.
+        applied_[i] = ArgValue();
+        cl_uint index = static_cast<cl_uint>(i);
+        switch (info_->args[i].kind) {
+        case ArgKind::GlobalPointer:
+        case ArgKind::ConstantPointer: {
+            void *p;
+            std::memcpy(&p, a.bytes.data(), sizeof(p));
+            checkCl(clSetKernelArgSVMPointer(cl_, index, p));
+            break;
+        }
+        case ArgKind::LocalPointer:
+            checkCl(clSetKernelArg(cl_, index, a.localSize, nullptr));
+            break;
+        case ArgKind::Value:
+        case ArgKind::Image:
+        case ArgKind::Sampler:
+            checkCl(clSetKernelArg(cl_, index, a.bytes.size(), a.bytes.data()));
+            break;
+        }
+        applied_[i] = a;
+    }
+    // The fewest dimensions that describe the launch: identical for the
+    // kernel (a missing dimension has size 1 and offset 0), cheaper for OpenCL.
+    cl_uint dims = 3;
+    while (dims > 1 && global[dims - 1] == 1 && local[dims - 1] == 1 && offset[dims - 1] == 0)
+        --dims;
+    cl_event event = nullptr;
+    cl_int err = clEnqueueNDRangeKernel(queue, cl_, dims, offset, global, local, numWaits,
+                                        numWaits ? waits : nullptr, wantEvent ? &event : nullptr);
+    if (err == CL_INVALID_WORK_GROUP_SIZE || err == CL_INVALID_WORK_ITEM_SIZE)
+        fail(ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION);
+    checkCl(err);
+    return event;
+}
+
+namespace {
+
+ze_result_t ZE_APICALL zeKernelCreate(ze_module_handle_t hModule, const ze_kernel_desc_t *desc,
+                                      ze_kernel_handle_t *phKernel) {
+    return boundary(__func__, [&] {
+        Module *module = fromHandle<Module>(hModule);
+        notNull(desc);
+        notNull(desc->pKernelName);
+        notNull(phKernel);
+        const KernelInfo *info = module->findKernel(desc->pKernelName);
+        check(info != nullptr, ZE_RESULT_ERROR_INVALID_KERNEL_NAME);
+        auto kernel = std::make_unique<Kernel>(module, info);
+        kernel->init();
+        *phKernel = toHandle<Kernel, ze_kernel_handle_t>(kernel.release());
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeKernelDestroy(ze_kernel_handle_t hKernel) {
+    return boundary(__func__, [&] {
+        delete fromHandle<Kernel>(hKernel);
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+// A CPU has no configurable split between cache and local memory.
+ze_result_t ZE_APICALL zeKernelSetCacheConfig(ze_kernel_handle_t hKernel, ze_cache_config_flags_t) {
+    return boundary(__func__, [&] {
+        fromHandle<Kernel>(hKernel);
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeKernelSetGroupSize(ze_kernel_handle_t hKernel, uint32_t x, uint32_t y,
+                                            uint32_t z) {
+    return boundary(__func__, [&] {
+        fromHandle<Kernel>(hKernel)->setGroupSize(x, y, z);
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeKernelSuggestGroupSize(ze_kernel_handle_t hKernel, uint32_t globalX,
+                                                uint32_t globalY, uint32_t globalZ, uint32_t *x,
+                                                uint32_t *y, uint32_t *z) {
+    return boundary(__func__, [&] {
+        Kernel *kernel = fromHandle<Kernel>(hKernel);
+        notNull(x);
+        notNull(y);
+        notNull(z);
+        check(globalX > 0 && globalY > 0 && globalZ > 0, ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        const uint32_t global[3] = {globalX, globalY, globalZ};
+        uint32_t out[3];
+        kernel->suggestGroupSize(global, out);
+        *x = out[0];
+        *y = out[1];
+        *z = out[2];
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+// All groups of a launch run concurrently only when they fit on the device's
+// compute units at once; one group per unit is what can be promised.
+ze_result_t ZE_APICALL zeKernelSuggestMaxCooperativeGroupCount(ze_kernel_handle_t hKernel,
+                                                               uint32_t *totalGroupCount) {
+    return boundary(__func__, [&] {
+        Kernel *kernel = fromHandle<Kernel>(hKernel);
+        const ze_device_properties_t &p = kernel->module()->device()->info().properties;
+        *notNull(totalGroupCount) = p.numSubslicesPerSlice * p.numSlices;
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeKernelSetArgumentValue(ze_kernel_handle_t hKernel, uint32_t argIndex,
+                                                size_t argSize, const void *pArgValue) {
+    return boundary(__func__, [&] {
+        fromHandle<Kernel>(hKernel)->setArgument(argIndex, argSize, pArgValue);
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+// Kernels reach all SVM memory of the context anyway; the flags are kept so
+// they can be read back.
+ze_result_t ZE_APICALL zeKernelSetIndirectAccess(ze_kernel_handle_t hKernel,
+                                                 ze_kernel_indirect_access_flags_t flags) {
+    return boundary(__func__, [&] {
+        fromHandle<Kernel>(hKernel)->setIndirectAccess(flags);
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeKernelGetIndirectAccess(ze_kernel_handle_t hKernel,
+                                                 ze_kernel_indirect_access_flags_t *pFlags) {
+    return boundary(__func__, [&] {
+        *notNull(pFlags) = fromHandle<Kernel>(hKernel)->indirectAccess();
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeKernelGetSourceAttributes(ze_kernel_handle_t hKernel, uint32_t *pSize,
+                                                   char **pString) {
+    return boundary(__func__, [&] {
+        const std::string &text = fromHandle<Kernel>(hKernel)->info().attributes;
+        notNull(pSize);
+        const auto needed = static_cast<uint32_t>(text.size() + 1);
+        if (*pSize == 0 || pString == nullptr || *pString == nullptr) {
+            *pSize = needed;
+            return ZE_RESULT_SUCCESS;
+        }
+        // As much as the caller's buffer holds, always terminated.
+        size_t copied = std::min<size_t>(text.size(), *pSize - 1);
+        std::memcpy(*pString, text.data(), copied);
+        (*pString)[copied] = '\0';
+        *pSize = static_cast<uint32_t>(copied + 1);
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeKernelGetProperties(ze_kernel_handle_t hKernel,
+                                             ze_kernel_properties_t *pProperties) {
+    return boundary(__func__, [&] {
+        fromHandle<Kernel>(hKernel)->getProperties(notNull(pProperties));
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeKernelGetName(ze_kernel_handle_t hKernel, size_t *pSize, char *pName) {
+    return boundary(__func__, [&] {
+        const std::string &name = fromHandle<Kernel>(hKernel)->info().name;
+        notNull(pSize);
+        if (*pSize == 0 || pName == nullptr) {
+            *pSize = name.size() + 1;
+            return ZE_RESULT_SUCCESS;
+        }
+        check(*pSize >= name.size() + 1, ZE_RESULT_ERROR_INVALID_SIZE);
+        std::memcpy(pName, name.c_str(), name.size() + 1);
+        *pSize = name.size() + 1;
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeKernelSetGlobalOffsetExp(ze_kernel_handle_t hKernel, uint32_t x,
+                                                  uint32_t y, uint32_t z) {
+    return boundary(__func__, [&] {
+        fromHandle<Kernel>(hKernel)->setGlobalOffset(x, y, z);
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+} // namespace
+
+extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetKernelProcAddrTable(ze_api_version_t version,
+                                                                        ze_kernel_dditable_t *t) {
+    if (ze_result_t r = checkTableRequest(version, t))
+        return r;
+    t->pfnCreate = zeKernelCreate;
+    t->pfnDestroy = zeKernelDestroy;
+    t->pfnSetCacheConfig = zeKernelSetCacheConfig;
+    t->pfnSetGroupSize = zeKernelSetGroupSize;
+    t->pfnSuggestGroupSize = zeKernelSuggestGroupSize;
+    t->pfnSuggestMaxCooperativeGroupCount = zeKernelSuggestMaxCooperativeGroupCount;
+    t->pfnSetArgumentValue = zeKernelSetArgumentValue;
+    t->pfnSetIndirectAccess = zeKernelSetIndirectAccess;
+    t->pfnGetIndirectAccess = zeKernelGetIndirectAccess;
+    t->pfnGetSourceAttributes = zeKernelGetSourceAttributes;
+    t->pfnGetProperties = zeKernelGetProperties;
+    t->pfnGetName = zeKernelGetName;
+    return ZE_RESULT_SUCCESS;
+}
+
+extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
+zeGetKernelExpProcAddrTable(ze_api_version_t version, ze_kernel_exp_dditable_t *t) {
+    if (ze_result_t r = checkTableRequest(version, t))
+        return r;
+    t->pfnSetGlobalOffsetExp = zeKernelSetGlobalOffsetExp;
+    setUnsupported(t->pfnSchedulingHintExp);
+    return ZE_RESULT_SUCCESS;
+}
+
+} // namespace ze_driver
