@@ -13,8 +13,10 @@
 // Memory keeps its exact layout: an iN load or store touches the same
 // store-size bytes as before.
 //
-// Anything outside that set (illegal widths in calls, returns, aggregates,
-// vector memory operations, widths above 64) is refused before the function is
+// Widths above 64 are first narrowed where only their low 64 bits are used
+// (legalize_wide_integers.cpp). Anything outside that set (illegal widths in
+// calls, returns, aggregates, vector memory operations, other widths above 64)
+// is refused before the function is
 // touched, and the caller falls back to an unoptimised build.
 #include "legalize_passes.hpp"
 #include "type_walk.hpp"
@@ -548,6 +550,9 @@ std::string legalizeIntegerWidths(llvm::Function &function) {
         return "";
     // Unreachable code may use values in ways reverse post-order cannot see.
     llvm::removeUnreachableBlocks(function);
+    demoteWideIntegers(function);
+    if (!findIllegalIntegerType(function))
+        return "";
     WidthLegalizer legalizer(function);
     std::string reason = legalizer.check();
     if (!reason.empty())

@@ -84,6 +84,11 @@ struct DuplicateEdgeSplitPass : llvm::PassInfoMixin<DuplicateEdgeSplitPass> {
 // caller then falls back to a pipeline that does not create such widths.
 std::string legalizeIntegerWidths(llvm::Function &function);
 
+// Integer arithmetic wider than 64 bits whose results are only truncated to
+// 64 bits or fewer (clang's 128-bit `long long` on SPIR) is done in 64 bits;
+// legalizeIntegerWidths calls it first.
+void demoteWideIntegers(llvm::Function &function);
+
 // The pass form of legalizeIntegerWidths: records the first function it
 // cannot legalise in *firstProblem ("function 'f': reason") and leaves the
 // rest alone from then on (the caller discards the result).

@@ -519,6 +519,52 @@ TEST_F(OnDriver, BitfieldOperations) {
     }
 }
 
+// Clang makes `long long` 128 bits wide on SPIR, so an ULL literal makes the
+// arithmetic around it i128, which SPIR-V cannot hold; kernels written where
+// it is 64 bits (hash kernels: `(i + 16) * 0x0555...ULL` stored into a ulong)
+// compute in 64 bits what they truncate to 64 bits. A wide division keeps
+// its high bits and is refused by name.
+TEST_F(OnDriver, LongLongLiteralArithmeticTruncatedToUlong) {
+    const char *src = R"(
+        #define C64(x) x##ULL
+        kernel void k(global ulong *o, global const ulong *in, int n) {
+            int i = get_global_id(0);
+            ulong x = in[i];
+            o[3 * i] = (i + 16) * C64(0x0555555555555555) + x;
+            o[3 * i + 1] = ((x * C64(3) - (C64(1) << 40)) ^ (x << 7)) | (i & 1 ? C64(5) : x);
+            ulong acc = 0;
+            for (int j = 0; j < 4; ++j)
+                acc = acc * C64(31) + in[(i + j) % n];
+            o[3 * i + 2] = acc;
+        })";
+    constexpr int32_t n = 64;
+    uint64_t *o = alloc<uint64_t>(3 * n);
+    uint64_t *in = alloc<uint64_t>(n);
+    for (int32_t i = 0; i < n; ++i)
+        in[i] = 0x9e3779b97f4a7c15ull * uint64_t(i + 1);
+    ze_kernel_handle_t k = kernel(src, "k");
+    ASSERT_NE(k, nullptr);
+    arg(k, 0, o);
+    arg(k, 1, in);
+    arg(k, 2, n);
+    run(k, 1, n);
+    for (int32_t i = 0; i < n; ++i) {
+        const uint64_t x = in[i];
+        uint64_t acc = 0;
+        for (int j = 0; j < 4; ++j)
+            acc = acc * 31 + in[(i + j) % n];
+        EXPECT_EQ(o[3 * i], uint64_t(i + 16) * 0x0555555555555555ull + x) << i;
+        EXPECT_EQ(o[3 * i + 1],
+                  ((x * 3 - (1ull << 40)) ^ (x << 7)) | (i & 1 ? 5ull : x)) << i;
+        EXPECT_EQ(o[3 * i + 2], acc) << i;
+    }
+
+    Build refused = compile(R"(
+        kernel void k(global ulong *o) { o[0] = o[1] * 3ULL / 7ULL; })");
+    EXPECT_NE(refused.status, imex_l0_success);
+    EXPECT_NE(refused.log.find("an integer wider than 64 bits"), std::string::npos) << refused.log;
+}
+
 TEST_F(OnDriver, StructByValueAndClStd20) {
     const char *src = R"(
         typedef struct { float scale; int offset; } params_t;
