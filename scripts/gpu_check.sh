@@ -20,7 +20,7 @@ OUT_DIR="$BUILD_DIR/gpu"
 case "${1:-}" in
 prepare)
     cmake --build "$BUILD_DIR" --target ze_cuda_ptx ze_cuda_gpu_check ze_cuda ze_opencl \
-        ze_cuda_two_drivers_test
+        ze_cuda_two_drivers_test ze_cuda_usm_test
     mkdir -p "$OUT_DIR"
     "$BUILD_DIR/driver/cuda/ze_cuda_ptx" "$BUILD_DIR/tests/gpu_runtime/spirv/gpu_kernels.spv" \
         "$OUT_DIR/gpu_kernels.ptx"
@@ -31,7 +31,8 @@ prepare)
     stack=$(mktemp -d)
     mkdir -p "$stack/lib"
     cp "$BUILD_DIR/driver/libze_cuda.so" "$BUILD_DIR/driver/libze_opencl.so" \
-        "$BUILD_DIR/driver/cuda/tests/ze_cuda_two_drivers_test" "$stack/"
+        "$BUILD_DIR/driver/cuda/tests/ze_cuda_two_drivers_test" \
+        "$BUILD_DIR/driver/cuda/tests/ze_cuda_usm_test" "$stack/"
     # What Ubuntu 24.04 with CUDA lacks of what these need (ldd here), and the
     # loader's validation layer, which the loader opens by name.
     for lib in libLLVM-15.so.1 libLLVMSPIRVLib.so.15 libz3.so.4 libze_loader.so.1 \
@@ -58,6 +59,7 @@ run)
         "$stack/ze_cuda_two_drivers_test" --gtest_filter='TwoDrivers.*' || status=1
     ZE_ENABLE_ALT_DRIVERS="$stack/libze_cuda.so" \
         "$stack/ze_cuda_two_drivers_test" --gtest_filter='CudaAlone.*' || status=1
+    ZE_ENABLE_ALT_DRIVERS="$stack/libze_cuda.so" "$stack/ze_cuda_usm_test" || status=1
     exit $status
     ;;
 *)

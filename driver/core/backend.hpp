@@ -14,9 +14,15 @@
 #include <string>
 #include <vector>
 
+struct _ze_context_dditable_t;
+struct _ze_mem_dditable_t;
+
 namespace ze_driver {
 
+class Context;
+class Device;
 class Driver;
+struct Allocation;
 
 // A device's properties as Level Zero reports them, found once by the
 // backend's discovery. The core hands them out keeping each caller's
@@ -50,6 +56,25 @@ std::vector<std::unique_ptr<Driver>> discover();
 // Whether the driver's memory can be shared between processes
 // (zeMemGetIpcHandle).
 bool memoryIpcSupported(const Driver *driver);
+
+// A context's native state, made when the context is created and released
+// after its last allocation.
+void initContext(Context &context);
+void finishContext(Context &context);
+
+// USM of `size` bytes (checked against the device's limits already) at an
+// address aligned to `alignment` (0 or a power of two): the allocation's
+// base and native state (the core fills in the rest). `limits` is the
+// allocation's device, or the driver's first for host memory and shared
+// memory without a device. Failure throws.
+Allocation allocate(Context &context, size_t size, size_t alignment, ze_memory_type_t type,
+                    Device *limits);
+void release(Context &context, const Allocation &allocation);
+
+// The entries of the Context and Mem tables that are the backend's own
+// (image residency, memory IPC), after the core filled in its entries.
+void completeContextTable(_ze_context_dditable_t *table);
+void completeMemTable(_ze_mem_dditable_t *table);
 
 } // namespace backend
 

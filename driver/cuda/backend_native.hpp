@@ -1,16 +1,50 @@
 // The CUDA backend's state in the core's objects (../core/backend.hpp): one
-// driver over the machine's CUDA devices, a device a CUDA device.
+// driver over the machine's CUDA devices, a device a CUDA device whose
+// primary context every context of the driver uses.
 #pragma once
 
 #include "cuda_api.hpp"
 #include "object.hpp"
 
+#include <mutex>
+
 namespace ze_driver {
+
+class Device;
 
 struct DriverNative {};
 
 struct DeviceNative {
     ze_cuda::CUdevice device = 0;
+    std::once_flag retained;
+    ze_cuda::CUcontext primary = nullptr; // once retained: kept until the process ends
 };
+
+// Level Zero contexts share the devices' primary contexts (as the CUDA
+// runtime's do), so memory of one context is usable in any other.
+struct ContextNative {};
+
+struct AllocationNative {
+    // What the CUDA allocator returned (base, or below it when padded for
+    // alignment), and which allocator.
+    void *raw = nullptr;
+    bool host = false; // cuMemHostAlloc, else cuMemAlloc or cuMemAllocManaged
+};
+
+// The CUDA driver's entry points (loaded at discovery, which found devices).
+const ze_cuda::CudaApi &cuda();
+
+// Makes `device`'s primary context current on the calling thread (retaining
+// it the first time): CUDA calls act on the thread's current context.
+void makeCurrent(Device *device);
+
+// A CUDA failure seen by the driver: out of memory keeps its meaning,
+// anything else is a device-side problem the application cannot fix.
+inline void checkCuda(ze_cuda::CUresult result) {
+    if (result == ze_cuda::CUDA_SUCCESS)
+        return;
+    fail(result == ze_cuda::CUDA_ERROR_OUT_OF_MEMORY ? ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY
+                                                     : ZE_RESULT_ERROR_UNKNOWN);
+}
 
 } // namespace ze_driver

@@ -50,6 +50,9 @@ const CudaApi *loadCudaApi(std::string *why) {
         find(api.cuModuleUnload, "cuModuleUnload");
         find(api.cuMemAlloc, "cuMemAlloc_v2");
         find(api.cuMemFree, "cuMemFree_v2");
+        find(api.cuMemHostAlloc, "cuMemHostAlloc");
+        find(api.cuMemFreeHost, "cuMemFreeHost");
+        find(api.cuMemAllocManaged, "cuMemAllocManaged");
         find(api.cuMemcpyHtoD, "cuMemcpyHtoD_v2");
         find(api.cuMemcpyDtoH, "cuMemcpyDtoH_v2");
         find(api.cuLaunchKernel, "cuLaunchKernel");

@@ -21,6 +21,10 @@ using CUstream = struct CUstream_st *;
 using CUevent = struct CUevent_st *;
 
 constexpr CUresult CUDA_SUCCESS = 0;
+constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
+constexpr unsigned CU_MEMHOSTALLOC_PORTABLE = 0x01;
+constexpr unsigned CU_MEMHOSTALLOC_DEVICEMAP = 0x02;
+constexpr unsigned CU_MEM_ATTACH_GLOBAL = 0x1;
 constexpr int CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1;
 constexpr int CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X = 2; // Y 3, Z 4
 constexpr int CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X = 5;  // Y 6, Z 7
@@ -57,6 +61,9 @@ struct CudaApi {
     CUresult (*cuModuleUnload)(CUmodule);
     CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
     CUresult (*cuMemFree)(CUdeviceptr);
+    CUresult (*cuMemHostAlloc)(void **, size_t, unsigned);
+    CUresult (*cuMemFreeHost)(void *);
+    CUresult (*cuMemAllocManaged)(CUdeviceptr *, size_t, unsigned);
     CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
     CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
     CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,

@@ -1,7 +1,7 @@
 // The CUDA backend's discovery (../core/backend.hpp): one driver, "CUDA",
 // over every CUDA device, each device's properties read from the CUDA driver
-// once. Without libcuda.so.1 or a device there is no driver, and zeInit
-// reports this library uninitialised, so the loader goes on with the others.
+// once. Without libcuda.so.1 or a device there is no driver (zeInit still
+// succeeds: ../core/driver.cpp says why).
 #include "backend.hpp"
 #include "device.hpp"
 #include "driver.hpp"
@@ -26,22 +26,22 @@ using namespace ze_cuda;
 // NVIDIA's PCI vendor id.
 constexpr uint32_t kNvidiaVendorId = 0x10de;
 
-int attribute(const CudaApi &cuda, CUdevice device, int which) {
+int attribute(const CudaApi &api, CUdevice device, int which) {
     int value = 0;
-    return cuda.cuDeviceGetAttribute(&value, which, device) == CUDA_SUCCESS ? value : 0;
+    return api.cuDeviceGetAttribute(&value, which, device) == CUDA_SUCCESS ? value : 0;
 }
 
 uint32_t u32(int value) {
     return static_cast<uint32_t>(std::max(value, 0));
 }
 
-DeviceInfo deviceProperties(const CudaApi &cuda, CUdevice device, uint32_t index) {
+DeviceInfo deviceProperties(const CudaApi &api, CUdevice device, uint32_t index) {
     DeviceInfo info;
-    auto at = [&](int which) { return attribute(cuda, device, which); };
+    auto at = [&](int which) { return attribute(api, device, which); };
     char name[256] = {};
-    cuda.cuDeviceGetName(name, sizeof(name) - 1, device);
+    api.cuDeviceGetName(name, sizeof(name) - 1, device);
     size_t totalMemory = 0;
-    cuda.cuDeviceTotalMem(&totalMemory, device);
+    api.cuDeviceTotalMem(&totalMemory, device);
 
     ze_device_properties_t &p = info.properties;
     p.type = ZE_DEVICE_TYPE_GPU;
@@ -63,7 +63,7 @@ DeviceInfo deviceProperties(const CudaApi &cuda, CUdevice device, uint32_t index
     p.timestampValidBits = 64;
     p.kernelTimestampValidBits = 64;
     unsigned char uuid[16] = {};
-    if (cuda.cuDeviceGetUuid(&uuid, device) == CUDA_SUCCESS)
+    if (api.cuDeviceGetUuid(&uuid, device) == CUDA_SUCCESS)
         std::memcpy(p.uuid.id, uuid, sizeof(uuid));
     copyName(p.name, name);
 
@@ -127,18 +127,18 @@ DeviceInfo deviceProperties(const CudaApi &cuda, CUdevice device, uint32_t index
 
 std::vector<std::unique_ptr<Driver>> backend::discover() {
     std::vector<std::unique_ptr<Driver>> drivers;
-    const CudaApi *cuda = loadCudaApi(nullptr);
+    const CudaApi *api = loadCudaApi(nullptr);
     int count = 0;
-    if (cuda == nullptr || cuda->cuInit(0) != CUDA_SUCCESS ||
-        cuda->cuDeviceGetCount(&count) != CUDA_SUCCESS || count <= 0)
+    if (api == nullptr || api->cuInit(0) != CUDA_SUCCESS ||
+        api->cuDeviceGetCount(&count) != CUDA_SUCCESS || count <= 0)
         return drivers;
     auto driver = std::make_unique<Driver>("CUDA");
     for (int i = 0; i < count; ++i) {
         CUdevice device = 0;
-        if (cuda->cuDeviceGet(&device, i) != CUDA_SUCCESS)
+        if (api->cuDeviceGet(&device, i) != CUDA_SUCCESS)
             continue;
         auto made = std::make_unique<Device>(
-            driver.get(), deviceProperties(*cuda, device, static_cast<uint32_t>(i)));
+            driver.get(), deviceProperties(*api, device, static_cast<uint32_t>(i)));
         made->native().device = device;
         driver->addDevice(std::move(made));
     }

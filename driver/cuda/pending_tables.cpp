@@ -1,5 +1,5 @@
 // The Level Zero tables the CUDA backend does not fill yet: everything past
-// drivers and devices (contexts, memory, queues, lists, events, modules,
+// drivers, devices, contexts and USM (queues, lists, events, modules,
 // kernels). The loader refuses a driver that lacks one of them, so they are
 // exported empty, which the loader reports as unsupported; each goes away
 // when the core's implementation of its objects runs on this backend (see
@@ -19,10 +19,6 @@ template <class Table> ze_result_t emptyTable(ze_api_version_t version, Table *t
 } // namespace
 
 extern "C" {
-ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetContextProcAddrTable(ze_api_version_t v,
-                                                        ze_context_dditable_t *t) {
-    return emptyTable(v, t);
-}
 ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetCommandQueueProcAddrTable(ze_api_version_t v,
                                                         ze_command_queue_dditable_t *t) {
     return emptyTable(v, t);
@@ -53,10 +49,6 @@ ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetKernelProcAddrTable(ze_api_version_t v,
 }
 ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetKernelExpProcAddrTable(ze_api_version_t v,
                                                         ze_kernel_exp_dditable_t *t) {
-    return emptyTable(v, t);
-}
-ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetMemProcAddrTable(ze_api_version_t v,
-                                                        ze_mem_dditable_t *t) {
     return emptyTable(v, t);
 }
 ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetModuleProcAddrTable(ze_api_version_t v,

@@ -6,6 +6,7 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #endif
 #include "object.hpp"
+#include "virtual_memory.hpp"
 
 #include <CL/cl.h>
 
@@ -28,6 +29,19 @@ struct DeviceNative {
     cl_svm_mem_flags svmFlags = CL_MEM_READ_WRITE;
     // The largest alignment clSVMAlloc accepts (CL_DEVICE_MEM_BASE_ADDR_ALIGN).
     size_t maxSvmAlignment = 128;
+};
+
+struct ContextNative {
+    cl_context cl = nullptr; // the driver's one OpenCL context (retainClContext)
+    VirtualMemory virtualMemory; // the context's reservations of address space (zeVirtualMem*)
+};
+
+// USM is clSVMAlloc memory, or, on a device that reaches host memory, host
+// pages of the driver's own (host_pages.hpp), which IPC can share.
+struct AllocationNative {
+    void *svm = nullptr; // what clSVMAlloc returned: base, or below it when padded for alignment
+    size_t pages = 0;    // host pages: their length from base (0: SVM)
+    int fd = -1;         // host pages: the memory file once exported (-1 before)
 };
 
 // The one OpenCL context over every device of the driver, shared by all its

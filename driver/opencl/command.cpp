@@ -20,7 +20,7 @@ cl_command_queue createClQueue(Context *context, Device *device) {
     cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
     cl_int err = CL_SUCCESS;
     cl_command_queue queue =
-        clCreateCommandQueueWithProperties(context->cl(), device->native().id, props, &err);
+        clCreateCommandQueueWithProperties(context->native().cl, device->native().id, props, &err);
     checkCl(err);
     return queue;
 }

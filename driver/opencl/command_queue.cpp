@@ -45,7 +45,7 @@ void CommandQueue::execute(uint32_t count, CommandList *const *lists, Fence *fen
     cl_event marker = nullptr;
     checkCl(clEnqueueMarkerWithWaitList(queue_, 0, nullptr, &marker));
     try {
-        auto done = std::make_shared<Signal>(context_->cl(), false);
+        auto done = std::make_shared<Signal>(context_->native().cl, false);
         done->setBy(marker);
         done_ = std::move(done);
         if (fence != nullptr) {

@@ -37,7 +37,7 @@ EventPool::EventPool(Context *context, ze_event_pool_flags_t flags, uint32_t cou
 Event::Event(EventPool *pool, uint32_t index)
     : Object(kTag), context_(pool->context()), timestamps_(pool->timestamps()),
       slots_(pool->slots()), index_(index),
-      signal_(std::make_shared<Signal>(pool->context()->cl(), pool->timestamps())) {
+      signal_(std::make_shared<Signal>(pool->context()->native().cl, pool->timestamps())) {
     if (const std::shared_ptr<SharedEventStates> &states = pool->sharedStates()) {
         // The word lives as long as the mapping: the pointer shares its owner.
         std::shared_ptr<std::atomic<uint32_t>> word(states, states->word(index));

@@ -193,7 +193,7 @@ Image::Image(Context *context, const ze_image_desc_t &desc)
     static std::atomic<uint64_t> nextId{1};
     id_ = nextId++;
     std::optional<ClImageType> type = clImageType(desc);
-    check(type && deviceSupports(context->cl(), *type), ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
+    check(type && deviceSupports(context->native().cl, *type), ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
     check(desc.width > 0, ZE_RESULT_ERROR_INVALID_ARGUMENT);
 
     cl_image_desc cl = {};
@@ -227,14 +227,14 @@ Image::Image(Context *context, const ze_image_desc_t &desc)
     cl_int err = CL_SUCCESS;
     if (desc.type == ZE_IMAGE_TYPE_BUFFER) {
         // The width is in bytes; OpenCL's buffer image counts pixels.
-        cl_mem buffer = clCreateBuffer(context->cl(), kImageFlags, desc.width, nullptr, &err);
+        cl_mem buffer = clCreateBuffer(context->native().cl, kImageFlags, desc.width, nullptr, &err);
         checkImageCreation(err);
         cl.buffer = buffer;
         cl.image_width = extent_[0] = desc.width / pixelBytes(type->format);
-        cl_ = clCreateImage(context->cl(), kImageFlags, &type->format, &cl, nullptr, &err);
+        cl_ = clCreateImage(context->native().cl, kImageFlags, &type->format, &cl, nullptr, &err);
         clReleaseMemObject(buffer); // the image keeps it
     } else {
-        cl_ = clCreateImage(context->cl(), kImageFlags, &type->format, &cl, nullptr, &err);
+        cl_ = clCreateImage(context->native().cl, kImageFlags, &type->format, &cl, nullptr, &err);
     }
     checkImageCreation(err);
 }

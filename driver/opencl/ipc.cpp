@@ -26,20 +26,36 @@ struct MemoryHandle {
 static_assert(sizeof(MemoryHandle) <= ZE_MAX_IPC_HANDLE_SIZE, "fits an IPC handle");
 constexpr uint32_t kMagic = 0x49504331; // "IPC1"
 
-// The memory file behind `ptr`: USM of any context of the driver, or a range
-// of virtual memory of this context mapped from physical memory.
+// The allocation holding `pointer` in `context`, made exportable (its host
+// pages backed by a memory file); false for any other memory.
+bool shareOwn(Context *context, const void *pointer, Allocation *out) {
+    return context->update(pointer, [&](Allocation &a) {
+        if (a.native.pages == 0 || a.imported)
+            return false;
+        if (a.native.fd < 0)
+            a.native.fd = host_pages::share(a.base, a.native.pages);
+        *out = a;
+        return true;
+    });
+}
+
+// The memory file behind `ptr`: USM of any context of the driver (as on
+// Intel's driver), or a range of virtual memory of this context mapped from
+// physical memory.
 MemoryHandle exportMemory(Context *context, const void *ptr) {
     MemoryHandle h = {};
     Allocation a;
     VirtualMemory::MappedFile mapped;
     int fd;
     const char *start;
-    if (context->share(ptr, &a)) {
-        fd = a.fd;
-        h.pages = a.pages;
+    if (shareOwn(context, ptr, &a) || context->driver()->anyContext([&](Context *other) {
+            return shareOwn(other, ptr, &a);
+        })) {
+        fd = a.native.fd;
+        h.pages = a.native.pages;
         h.type = static_cast<uint32_t>(a.type);
         start = static_cast<const char *>(a.base);
-    } else if (context->virtualMemory().mappedFile(ptr, &mapped)) {
+    } else if (context->native().virtualMemory.mappedFile(ptr, &mapped)) {
         fd = mapped.fd;
         h.fileOffset = mapped.offset;
         h.pages = mapped.bytes;
@@ -91,7 +107,14 @@ ze_result_t ZE_APICALL zeMemOpenIpcHandle(ze_context_handle_t hContext, ze_devic
         // Each open maps the memory anew, so every open has its own pointer.
         void *mapping = host_pages::open(h.file, h.fileOffset, h.pages);
         auto type = static_cast<ze_memory_type_t>(h.type);
-        context->adopt(mapping, h.pages, type, type == ZE_MEMORY_TYPE_HOST ? nullptr : device);
+        Allocation opened;
+        opened.base = mapping;
+        opened.size = h.pages;
+        opened.type = type;
+        opened.device = type == ZE_MEMORY_TYPE_HOST ? nullptr : device;
+        opened.imported = true;
+        opened.native.pages = h.pages;
+        context->keep(opened);
         *pptr = static_cast<char *>(mapping) + h.offset;
         return ZE_RESULT_SUCCESS;
     });
@@ -99,7 +122,9 @@ ze_result_t ZE_APICALL zeMemOpenIpcHandle(ze_context_handle_t hContext, ze_devic
 
 ze_result_t ZE_APICALL zeMemCloseIpcHandle(ze_context_handle_t hContext, const void *ptr) {
     return boundary(__func__, [&] {
-        fromHandle<Context>(hContext)->closeImported(notNull(ptr));
+        check(fromHandle<Context>(hContext)->remove(notNull(ptr), true,
+                                                    [](const Allocation &a) { return a.imported; }),
+              ZE_RESULT_ERROR_INVALID_ARGUMENT);
         return ZE_RESULT_SUCCESS;
     });
 }

@@ -123,7 +123,7 @@ ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext, ze_device_ha
         ProgramBuildResult built;
         switch (desc->format) {
         case ZE_MODULE_FORMAT_IL_SPIRV:
-            built = buildFromSpirv(context->cl(), device->native().id, desc->pInputModule, desc->inputSize,
+            built = buildFromSpirv(context->native().cl, device->native().id, desc->pInputModule, desc->inputSize,
                                    flags.c_str(), specConstants(desc));
             // The pointers and the size were checked above: whatever else is
             // wrong with the input (not SPIR-V at all, truncated, invalid) is
@@ -132,7 +132,7 @@ ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext, ze_device_ha
                 built.result = ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
             break;
         case ZE_MODULE_FORMAT_NATIVE:
-            built = buildFromNative(context->cl(), device->native().id, desc->pInputModule,
+            built = buildFromNative(context->native().cl, device->native().id, desc->pInputModule,
                                     desc->inputSize, flags.c_str());
             break;
         default:

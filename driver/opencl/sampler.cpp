@@ -58,7 +58,7 @@ Sampler::Sampler(Context *context, const ze_sampler_desc_t &desc)
         filter(desc.filterMode),
         0};
     cl_int err = CL_SUCCESS;
-    cl_ = clCreateSamplerWithProperties(context->cl(), properties, &err);
+    cl_ = clCreateSamplerWithProperties(context->native().cl, properties, &err);
     checkCl(err);
 }
 

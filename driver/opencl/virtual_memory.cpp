@@ -214,7 +214,7 @@ ze_result_t ZE_APICALL zeVirtualMemReserve(ze_context_handle_t hContext, const v
                                            size_t size, void **pptr) {
     return boundary(__func__, [&] {
         Context *context = fromHandle<Context>(hContext);
-        *notNull(pptr) = context->virtualMemory().reserve(pStart, size);
+        *notNull(pptr) = context->native().virtualMemory.reserve(pStart, size);
         return ZE_RESULT_SUCCESS;
     });
 }
@@ -222,7 +222,7 @@ ze_result_t ZE_APICALL zeVirtualMemReserve(ze_context_handle_t hContext, const v
 ze_result_t ZE_APICALL zeVirtualMemFree(ze_context_handle_t hContext, const void *ptr,
                                         size_t size) {
     return boundary(__func__, [&] {
-        fromHandle<Context>(hContext)->virtualMemory().free(const_cast<void *>(notNull(ptr)), size);
+        fromHandle<Context>(hContext)->native().virtualMemory.free(const_cast<void *>(notNull(ptr)), size);
         return ZE_RESULT_SUCCESS;
     });
 }
@@ -243,7 +243,7 @@ ze_result_t ZE_APICALL zeVirtualMemMap(ze_context_handle_t hContext, const void 
     return boundary(__func__, [&] {
         Context *context = fromHandle<Context>(hContext);
         const PhysicalMemory *memory = fromHandle<PhysicalMemory>(hPhysicalMemory);
-        context->virtualMemory().map(const_cast<void *>(notNull(ptr)), size, *memory, offset,
+        context->native().virtualMemory.map(const_cast<void *>(notNull(ptr)), size, *memory, offset,
                                      access);
         return ZE_RESULT_SUCCESS;
     });
@@ -252,7 +252,7 @@ ze_result_t ZE_APICALL zeVirtualMemMap(ze_context_handle_t hContext, const void 
 ze_result_t ZE_APICALL zeVirtualMemUnmap(ze_context_handle_t hContext, const void *ptr,
                                          size_t size) {
     return boundary(__func__, [&] {
-        fromHandle<Context>(hContext)->virtualMemory().unmap(const_cast<void *>(notNull(ptr)),
+        fromHandle<Context>(hContext)->native().virtualMemory.unmap(const_cast<void *>(notNull(ptr)),
                                                              size);
         return ZE_RESULT_SUCCESS;
     });
@@ -262,7 +262,7 @@ ze_result_t ZE_APICALL zeVirtualMemSetAccessAttribute(ze_context_handle_t hConte
                                                       size_t size,
                                                       ze_memory_access_attribute_t access) {
     return boundary(__func__, [&] {
-        fromHandle<Context>(hContext)->virtualMemory().setAccess(const_cast<void *>(notNull(ptr)),
+        fromHandle<Context>(hContext)->native().virtualMemory.setAccess(const_cast<void *>(notNull(ptr)),
                                                                  size, access);
         return ZE_RESULT_SUCCESS;
     });
@@ -276,7 +276,7 @@ ze_result_t ZE_APICALL zeVirtualMemGetAccessAttribute(ze_context_handle_t hConte
         Context *context = fromHandle<Context>(hContext);
         notNull(access);
         notNull(outSize);
-        auto [attribute, bytes] = context->virtualMemory().access(notNull(ptr), size);
+        auto [attribute, bytes] = context->native().virtualMemory.access(notNull(ptr), size);
         *access = attribute;
         *outSize = bytes;
         return ZE_RESULT_SUCCESS;

@@ -8,7 +8,7 @@
 // take pointers into mapped ranges like any other host memory.
 #pragma once
 
-#include "backend_native.hpp"
+#include "object.hpp"
 
 #include <map>
 #include <mutex>

@@ -562,7 +562,9 @@ TEST_F(OnDriver, LongLongLiteralArithmeticTruncatedToUlong) {
     Build refused = compile(R"(
         kernel void k(global ulong *o) { o[0] = o[1] * 3ULL / 7ULL; })");
     EXPECT_NE(refused.status, imex_l0_success);
-    EXPECT_NE(refused.log.find("an integer wider than 64 bits"), std::string::npos) << refused.log;
+    if (!subprocessMode()) // the naive oracle's refusal is the translator's own message
+        EXPECT_NE(refused.log.find("an integer wider than 64 bits"), std::string::npos)
+            << refused.log;
 }
 
 TEST_F(OnDriver, StructByValueAndClStd20) {

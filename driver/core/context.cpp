@@ -1,11 +1,10 @@
-// Contexts and the Context DDI table.
+// Contexts, their USM allocations and the Context DDI table.
 #include "context.hpp"
 
 #include "address_ranges.hpp"
+#include "backend.hpp"
 #include "device.hpp"
 #include "driver.hpp"
-#include "image.hpp"
-#include "host_pages.hpp"
 
 #include <level_zero/ze_ddi.h>
 
@@ -20,13 +19,13 @@ namespace ze_driver {
 Context::Context(Driver *driver) : Object(kTag), driver_(driver) {}
 
 Context::~Context() {
-    if (cl_ != nullptr)
-        driver_->removeContext(this);
+    if (!initialized_)
+        return;
+    driver_->removeContext(this);
     // Allocations the application did not free go with the context, as in L0.
     for (auto &entry : allocations_)
-        releaseAllocation(entry.second);
-    if (cl_ != nullptr)
-        clReleaseContext(cl_);
+        backend::release(*this, entry.second);
+    backend::finishContext(*this);
 }
 
 Device *Context::deviceOf(ze_device_handle_t hDevice) const {
@@ -36,45 +35,21 @@ Device *Context::deviceOf(ze_device_handle_t hDevice) const {
 }
 
 void Context::init() {
-    cl_ = retainClContext(driver_);
+    backend::initContext(*this);
+    initialized_ = true;
     driver_->addContext(this);
 }
 
 void *Context::allocate(size_t size, size_t alignment, ze_memory_type_t type, Device *device) {
     check(size > 0, ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
     check((alignment & (alignment - 1)) == 0, ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT);
-    const Device *limits = device != nullptr ? device : driver_->devices().front().get();
+    Device *limits = device != nullptr ? device : driver_->devices().front().get();
     check(size <= limits->maxMemAllocSize(), ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
-    // OpenCL refuses alignments above the device's base address alignment
-    // (128 bytes on PoCL); L0 callers ask for pages. Larger alignments are
-    // met by over-allocating and handing out an aligned pointer inside; SVM
-    // pointers anywhere in an allocation are valid kernel arguments.
-    size_t maxAlign = limits->native().maxSvmAlignment;
-    size_t padding = alignment > maxAlign ? alignment - maxAlign : 0;
-    check(size <= SIZE_MAX - padding - kPageSize, ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
-    // Whole pages, as GPU drivers hand out (Intel's: 64 KiB): a kernel that
-    // strays a little past the end of a small allocation, which such drivers
-    // forgive, must not write over the host's heap.
-    Allocation a;
+    check(size <= SIZE_MAX / 2 && alignment <= SIZE_MAX / 4, ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+    Allocation a = backend::allocate(*this, size, alignment, type, limits);
     a.size = size;
     a.type = type;
     a.device = device;
-    if (limits->reachesSystemMemory()) {
-        // The device takes any host pointer: pages of the driver's own, which
-        // IPC can share with another process.
-        check(size <= SIZE_MAX - kHostPagesGranularity, ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
-        a.pages = (size + kHostPagesGranularity - 1) & ~(kHostPagesGranularity - 1);
-        a.base = host_pages::allocate(a.pages, std::max(alignment, kPageSize));
-    } else {
-        size_t bytes = (size + padding + kPageSize - 1) & ~(kPageSize - 1);
-        a.svm = clSVMAlloc(cl_, limits->native().svmFlags, bytes,
-                           static_cast<cl_uint>(std::min(alignment, maxAlign)));
-        check(a.svm != nullptr, ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY);
-        uintptr_t address = reinterpret_cast<uintptr_t>(a.svm);
-        if (alignment > maxAlign)
-            address = (address + alignment - 1) & ~(uintptr_t(alignment) - 1);
-        a.base = reinterpret_cast<void *>(address);
-    }
     keep(a);
     return a.base;
 }
@@ -86,77 +61,40 @@ void Context::keep(Allocation a) {
         std::lock_guard<std::mutex> lock(mutex_);
         allocations_.emplace(reinterpret_cast<uintptr_t>(a.base), a);
     } catch (...) {
-        releaseAllocation(a);
+        backend::release(*this, a);
         throw;
     }
 }
 
-void Context::releaseAllocation(const Allocation &a) {
-    if (a.pages != 0)
-        host_pages::release(a.base, a.pages, a.fd);
-    else
-        clSVMFree(cl_, a.svm);
-}
-
-bool Context::share(const void *pointer, Allocation *out) {
-    return shareOwn(pointer, out) ||
-           driver_->anyContext([&](Context *other) { return other->shareOwn(pointer, out); });
-}
-
-bool Context::shareOwn(const void *pointer, Allocation *out) {
+bool Context::update(const void *pointer, const std::function<bool(Allocation &)> &change) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = rangeHolding(allocations_, reinterpret_cast<uintptr_t>(pointer));
-    if (it == allocations_.end() || it->second.pages == 0 || it->second.imported)
-        return false;
-    Allocation &a = it->second;
-    if (a.fd < 0)
-        a.fd = host_pages::share(a.base, a.pages);
-    *out = a;
-    return true;
+    return it != allocations_.end() && change(it->second);
 }
 
-void Context::adopt(void *mapping, size_t bytes, ze_memory_type_t type, Device *device) {
-    Allocation a;
-    a.base = mapping;
-    a.size = bytes;
-    a.pages = bytes;
-    a.type = type;
-    a.device = device;
-    a.imported = true;
-    keep(a);
-}
-
-void Context::closeImported(const void *pointer) {
+bool Context::remove(const void *pointer, bool inside,
+                     const std::function<bool(const Allocation &)> &accept) {
     Allocation a;
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        auto it = rangeHolding(allocations_, reinterpret_cast<uintptr_t>(pointer));
-        check(it != allocations_.end() && it->second.imported, ZE_RESULT_ERROR_INVALID_ARGUMENT);
-        a = it->second;
-        allocations_.erase(it);
-    }
-    releaseAllocation(a);
-}
-
-void Context::free(void *pointer) {
-    check(tryFree(pointer) ||
-              driver_->anyContext([&](Context *other) { return other->tryFree(pointer); }),
-          ZE_RESULT_ERROR_INVALID_ARGUMENT);
-}
-
-bool Context::tryFree(void *pointer) {
-    Allocation a;
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        auto it = allocations_.find(reinterpret_cast<uintptr_t>(pointer));
-        // Memory opened through IPC is closed, not freed.
-        if (it == allocations_.end() || it->second.imported)
+        auto key = reinterpret_cast<uintptr_t>(pointer);
+        auto it = inside ? rangeHolding(allocations_, key) : allocations_.find(key);
+        if (it == allocations_.end() || !accept(it->second))
             return false;
         a = it->second;
         allocations_.erase(it);
     }
-    releaseAllocation(a);
+    backend::release(*this, a);
     return true;
+}
+
+void Context::free(void *pointer) {
+    // Memory opened through IPC is closed, not freed.
+    auto owned = [](const Allocation &a) { return !a.imported; };
+    check(remove(pointer, false, owned) || driver_->anyContext([&](Context *other) {
+              return other->remove(pointer, false, owned);
+          }),
+          ZE_RESULT_ERROR_INVALID_ARGUMENT);
 }
 
 bool Context::find(const void *pointer, Allocation *out) const {
@@ -183,8 +121,8 @@ ze_result_t ZE_APICALL zeContextCreate(ze_driver_handle_t hDriver, const ze_cont
     });
 }
 
-// The context always spans every device of its driver: one OpenCL context
-// lets all of them share USM, which is what a subset would allow too.
+// The context always spans every device of its driver: they share USM, which
+// is what a subset would allow too.
 ze_result_t ZE_APICALL zeContextCreateEx(ze_driver_handle_t hDriver, const ze_context_desc_t *desc,
                                          uint32_t numDevices, ze_device_handle_t *phDevices,
                                          ze_context_handle_t *phContext) {
@@ -211,9 +149,9 @@ ze_result_t ZE_APICALL zeContextGetStatus(ze_context_handle_t hContext) {
     });
 }
 
-// Writes to device memory are host-memory writes the device's threads made in
-// this process: a full fence makes every one of them that has completed
-// visible to the caller.
+// Writes the devices have completed are visible to the host once a full fence
+// orders the caller after them (on a CPU device they are this process's own
+// host-memory writes; completion on a GPU makes them visible to the host).
 ze_result_t ZE_APICALL zeContextSystemBarrier(ze_context_handle_t hContext,
                                               ze_device_handle_t hDevice) {
     return boundary(__func__, [&] {
@@ -223,7 +161,7 @@ ze_result_t ZE_APICALL zeContextSystemBarrier(ze_context_handle_t hContext,
     });
 }
 
-// All memory is always resident: SVM on a CPU device is host memory.
+// All memory is always resident (the backends have no eviction).
 ze_result_t ZE_APICALL zeContextMakeMemoryResident(ze_context_handle_t hContext,
                                                    ze_device_handle_t hDevice, void *ptr, size_t) {
     return boundary(__func__, [&] {
@@ -244,28 +182,6 @@ ze_result_t ZE_APICALL zeContextEvictMemory(ze_context_handle_t hContext,
     });
 }
 
-// Images, like memory, are always resident.
-ze_result_t checkResidencyOfImage(const char *entry, ze_context_handle_t hContext,
-                                  ze_device_handle_t hDevice, ze_image_handle_t hImage) {
-    return boundary(entry, [&] {
-        fromHandle<Context>(hContext);
-        fromHandle<Device>(hDevice);
-        fromHandle<Image>(hImage);
-        return ZE_RESULT_SUCCESS;
-    });
-}
-
-ze_result_t ZE_APICALL zeContextMakeImageResident(ze_context_handle_t hContext,
-                                                  ze_device_handle_t hDevice,
-                                                  ze_image_handle_t hImage) {
-    return checkResidencyOfImage(__func__, hContext, hDevice, hImage);
-}
-
-ze_result_t ZE_APICALL zeContextEvictImage(ze_context_handle_t hContext, ze_device_handle_t hDevice,
-                                           ze_image_handle_t hImage) {
-    return checkResidencyOfImage(__func__, hContext, hDevice, hImage);
-}
-
 } // namespace
 
 extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetContextProcAddrTable(ze_api_version_t version,
@@ -278,9 +194,8 @@ extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetContextProcAddrTable(ze_api_
     t->pfnSystemBarrier = zeContextSystemBarrier;
     t->pfnMakeMemoryResident = zeContextMakeMemoryResident;
     t->pfnEvictMemory = zeContextEvictMemory;
-    t->pfnMakeImageResident = zeContextMakeImageResident;
-    t->pfnEvictImage = zeContextEvictImage;
     t->pfnCreateEx = zeContextCreateEx;
+    backend::completeContextTable(t);
     return ZE_RESULT_SUCCESS;
 }
 

@@ -1,9 +1,9 @@
-// Unified shared memory: every kind (host, device, shared) is SVM memory of
-// the context's OpenCL context, which a CPU device and the host both reach.
+// Unified shared memory: the Mem DDI table over the context's allocations
+// (what each kind is on each backend: backend.hpp's allocate).
+#include "backend.hpp"
 #include "context.hpp"
 #include "device.hpp"
 #include "driver.hpp"
-#include "ipc.hpp"
 
 #include <level_zero/ze_ddi.h>
 
@@ -126,10 +126,8 @@ extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetMemProcAddrTable(ze_api_vers
     t->pfnFree = zeMemFree;
     t->pfnGetAllocProperties = zeMemGetAllocProperties;
     t->pfnGetAddressRange = zeMemGetAddressRange;
-    t->pfnGetIpcHandle = zeMemGetIpcHandle;
-    t->pfnOpenIpcHandle = zeMemOpenIpcHandle;
-    t->pfnCloseIpcHandle = zeMemCloseIpcHandle;
     t->pfnFreeExt = zeMemFreeExt;
+    backend::completeMemTable(t);
     return ZE_RESULT_SUCCESS;
 }
 

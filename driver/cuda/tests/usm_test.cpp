@@ -1,0 +1,135 @@
+// USM on libze_cuda.so, through the system loader (the CUDA driver alone):
+// device memory the host never touches, host memory pinned and mapped,
+// shared memory managed; properties, ranges, alignment, frees across
+// contexts, and the refusals. Without an NVIDIA GPU every test says it
+// skipped.
+#include "ze_test_common.hpp"
+
+namespace zetest {
+namespace {
+
+class CudaUsm : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ASSERT_ZE_SUCCESS(zeInit(0));
+        uint32_t drivers = 1;
+        if (zeDriverGet(&drivers, &driver_) != ZE_RESULT_SUCCESS || drivers == 0)
+            GTEST_SKIP() << "skipped: no NVIDIA GPU";
+        uint32_t devices = 1;
+        ASSERT_ZE_SUCCESS(zeDeviceGet(driver_, &devices, &device_));
+        ze_device_memory_properties_t memory = {ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES};
+        uint32_t count = 1;
+        ASSERT_ZE_SUCCESS(zeDeviceGetMemoryProperties(device_, &count, &memory));
+        total_ = memory.totalSize;
+        ze_context_desc_t desc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC};
+        ASSERT_ZE_SUCCESS(zeContextCreate(driver_, &desc, &context_));
+    }
+    void TearDown() override {
+        if (context_ != nullptr)
+            EXPECT_ZE_SUCCESS(zeContextDestroy(context_));
+    }
+
+    void *alloc(ze_memory_type_t type, size_t size, size_t alignment = 0) {
+        ze_device_mem_alloc_desc_t d = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
+        ze_host_mem_alloc_desc_t h = {ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
+        void *p = nullptr;
+        ze_result_t r = type == ZE_MEMORY_TYPE_DEVICE
+                            ? zeMemAllocDevice(context_, &d, size, alignment, device_, &p)
+                        : type == ZE_MEMORY_TYPE_HOST
+                            ? zeMemAllocHost(context_, &h, size, alignment, &p)
+                            : zeMemAllocShared(context_, &d, &h, size, alignment, device_, &p);
+        EXPECT_ZE_SUCCESS(r);
+        return p;
+    }
+
+    ze_driver_handle_t driver_ = nullptr;
+    ze_device_handle_t device_ = nullptr;
+    ze_context_handle_t context_ = nullptr;
+    uint64_t total_ = 0;
+};
+
+TEST_F(CudaUsm, EachKindHasItsPropertiesAndRange) {
+    const ze_memory_type_t kinds[] = {ZE_MEMORY_TYPE_DEVICE, ZE_MEMORY_TYPE_HOST,
+                                      ZE_MEMORY_TYPE_SHARED};
+    for (ze_memory_type_t kind : kinds) {
+        SCOPED_TRACE(kind);
+        constexpr size_t size = 3 << 20;
+        char *p = static_cast<char *>(alloc(kind, size));
+        ASSERT_NE(p, nullptr);
+        ze_memory_allocation_properties_t props = {ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+        ze_device_handle_t owner = nullptr;
+        ASSERT_ZE_SUCCESS(zeMemGetAllocProperties(context_, p + size - 1, &props, &owner));
+        EXPECT_EQ(props.type, kind);
+        EXPECT_NE(props.id, 0u);
+        EXPECT_EQ(owner, kind == ZE_MEMORY_TYPE_HOST ? nullptr : device_);
+        void *base = nullptr;
+        size_t bytes = 0;
+        ASSERT_ZE_SUCCESS(zeMemGetAddressRange(context_, p + 12345, &base, &bytes));
+        EXPECT_EQ(base, p);
+        EXPECT_EQ(bytes, size);
+        EXPECT_ZE_SUCCESS(zeMemFree(context_, p));
+        EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemFree(context_, p));
+    }
+}
+
+// Host and shared memory are the host's to read and write (device memory
+// is not: it is only ever reached through commands).
+TEST_F(CudaUsm, HostAndSharedMemoryKeepWhatTheHostWrites) {
+    for (ze_memory_type_t kind : {ZE_MEMORY_TYPE_HOST, ZE_MEMORY_TYPE_SHARED}) {
+        constexpr size_t n = 1 << 20;
+        auto *p = static_cast<uint32_t *>(alloc(kind, n * sizeof(uint32_t)));
+        ASSERT_NE(p, nullptr);
+        for (size_t i = 0; i < n; ++i)
+            p[i] = uint32_t(i * 2654435761u);
+        for (size_t i = 0; i < n; ++i)
+            ASSERT_EQ(p[i], uint32_t(i * 2654435761u)) << i;
+        EXPECT_ZE_SUCCESS(zeMemFree(context_, p));
+    }
+}
+
+TEST_F(CudaUsm, AlignmentsAboveTheAllocatorsAreMet) {
+    for (ze_memory_type_t kind :
+         {ZE_MEMORY_TYPE_DEVICE, ZE_MEMORY_TYPE_HOST, ZE_MEMORY_TYPE_SHARED}) {
+        for (size_t alignment : {size_t(64), size_t(4096), size_t(64) << 10, size_t(2) << 20}) {
+            void *p = alloc(kind, 100, alignment);
+            ASSERT_NE(p, nullptr);
+            EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % alignment, 0u) << alignment;
+            EXPECT_ZE_SUCCESS(zeMemFree(context_, p));
+        }
+    }
+}
+
+TEST_F(CudaUsm, RefusalsSayWhatWasWrong) {
+    ze_device_mem_alloc_desc_t d = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
+    void *p = nullptr;
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT,
+                     zeMemAllocDevice(context_, &d, 64, 3, device_, &p));
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_UNSUPPORTED_SIZE,
+                     zeMemAllocDevice(context_, &d, total_ + 1, 0, device_, &p));
+    int local = 0;
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemFree(context_, &local));
+    // Two allocations of 60% of the memory: the second does not fit.
+    size_t big = size_t(total_ / 10 * 6);
+    void *first = alloc(ZE_MEMORY_TYPE_DEVICE, big);
+    ASSERT_NE(first, nullptr);
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY,
+                     zeMemAllocDevice(context_, &d, big, 0, device_, &p));
+    EXPECT_ZE_SUCCESS(zeMemFree(context_, first));
+}
+
+// As on Intel's driver, memory of one context of the driver is freed
+// through another; memory never freed goes with its context.
+TEST_F(CudaUsm, ContextsOfTheDriverShareTheirMemory) {
+    ze_context_desc_t desc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC};
+    ze_context_handle_t other = nullptr;
+    ASSERT_ZE_SUCCESS(zeContextCreate(driver_, &desc, &other));
+    void *p = alloc(ZE_MEMORY_TYPE_DEVICE, 4096);
+    EXPECT_ZE_SUCCESS(zeMemFree(other, p));
+    ze_device_mem_alloc_desc_t d = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
+    void *kept = nullptr;
+    EXPECT_ZE_SUCCESS(zeMemAllocDevice(other, &d, 1 << 20, 0, device_, &kept));
+    EXPECT_ZE_SUCCESS(zeContextDestroy(other));
+}
+
+} // namespace
+} // namespace zetest

@@ -1,0 +1,88 @@
+// The CUDA backend's contexts and USM (../core/backend.hpp): device memory
+// is cuMemAlloc memory (the host cannot touch it), host memory is pinned and
+// mapped for the devices (cuMemHostAlloc), shared memory is managed
+// (cuMemAllocManaged), all in the devices' primary contexts, so one
+// Level Zero context's memory is any other's too.
+#include "backend.hpp"
+#include "context.hpp"
+#include "device.hpp"
+#include "driver.hpp"
+
+#include <level_zero/ze_ddi.h>
+
+namespace ze_driver {
+
+const ze_cuda::CudaApi &cuda() {
+    // Discovery loaded it, or there would be no device to get here with.
+    return *ze_cuda::loadCudaApi(nullptr);
+}
+
+void makeCurrent(Device *device) {
+    DeviceNative &native = device->native();
+    std::call_once(native.retained, [&] {
+        checkCuda(cuda().cuDevicePrimaryCtxRetain(&native.primary, native.device));
+    });
+    checkCuda(cuda().cuCtxSetCurrent(native.primary));
+}
+
+void backend::initContext(Context &context) {
+    // The primary contexts are made now, not at the first allocation, so
+    // that a context that cannot be used fails at its creation.
+    for (const auto &device : context.driver()->devices())
+        makeCurrent(device.get());
+}
+
+void backend::finishContext(Context &) {}
+
+Allocation backend::allocate(Context &, size_t size, size_t alignment, ze_memory_type_t type,
+                             Device *limits) {
+    // cuMemAlloc and cuMemAllocManaged align to 256 bytes, cuMemHostAlloc to
+    // a page; larger alignments are met by over-allocating.
+    constexpr size_t kNativeAlignment = 256;
+    size_t padding = alignment > kNativeAlignment ? alignment - kNativeAlignment : 0;
+    makeCurrent(limits);
+    Allocation a;
+    if (type == ZE_MEMORY_TYPE_HOST) {
+        a.native.host = true;
+        checkCuda(cuda().cuMemHostAlloc(&a.native.raw, size + padding,
+                                        ze_cuda::CU_MEMHOSTALLOC_PORTABLE |
+                                            ze_cuda::CU_MEMHOSTALLOC_DEVICEMAP));
+    } else {
+        ze_cuda::CUdeviceptr pointer = 0;
+        checkCuda(type == ZE_MEMORY_TYPE_SHARED
+                      ? cuda().cuMemAllocManaged(&pointer, size + padding,
+                                                 ze_cuda::CU_MEM_ATTACH_GLOBAL)
+                      : cuda().cuMemAlloc(&pointer, size + padding));
+        a.native.raw = reinterpret_cast<void *>(pointer);
+    }
+    uintptr_t address = reinterpret_cast<uintptr_t>(a.native.raw);
+    if (alignment > kNativeAlignment)
+        address = (address + alignment - 1) & ~(uintptr_t(alignment) - 1);
+    a.base = reinterpret_cast<void *>(address);
+    return a;
+}
+
+void backend::release(Context &context, const Allocation &a) {
+    // Freeing takes any current context of the driver: the memory is
+    // unified-addressed.
+    makeCurrent(context.driver()->devices().front().get());
+    if (a.native.host)
+        cuda().cuMemFreeHost(a.native.raw);
+    else
+        cuda().cuMemFree(reinterpret_cast<ze_cuda::CUdeviceptr>(a.native.raw));
+}
+
+// No images on this backend.
+void backend::completeContextTable(ze_context_dditable_t *t) {
+    setUnsupported(t->pfnMakeImageResident);
+    setUnsupported(t->pfnEvictImage);
+}
+
+// No memory shared between processes yet.
+void backend::completeMemTable(ze_mem_dditable_t *t) {
+    setUnsupported(t->pfnGetIpcHandle);
+    setUnsupported(t->pfnOpenIpcHandle);
+    setUnsupported(t->pfnCloseIpcHandle);
+}
+
+} // namespace ze_driver
