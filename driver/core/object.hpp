@@ -165,6 +165,16 @@ inline ze_result_t checkTableRequest(ze_api_version_t version, const void *table
     return ZE_RESULT_SUCCESS;
 }
 
+// A whole table the driver does not implement (or not on this backend): every
+// entry null, which the loader reports as unsupported. The loader refuses a
+// driver that does not export every table it knows.
+template <class Table> ze_result_t emptyTable(ze_api_version_t version, Table *t) {
+    if (ze_result_t r = checkTableRequest(version, t))
+        return r;
+    *t = Table{};
+    return ZE_RESULT_SUCCESS;
+}
+
 // A table entry for an operation the driver does not implement: any signature,
 // always UNSUPPORTED_FEATURE, so the loader and the application see a result
 // instead of a null function pointer.

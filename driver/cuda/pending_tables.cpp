@@ -9,14 +9,6 @@
 #include <level_zero/ze_ddi.h>
 
 namespace ze_driver {
-namespace {
-template <class Table> ze_result_t emptyTable(ze_api_version_t version, Table *t) {
-    if (ze_result_t r = checkTableRequest(version, t))
-        return r;
-    *t = Table{};
-    return ZE_RESULT_SUCCESS;
-}
-} // namespace
 
 extern "C" {
 ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetCommandQueueProcAddrTable(ze_api_version_t v,
