@@ -217,10 +217,13 @@ DeviceInfo deviceProperties(const std::string &platformName, cl_device_id id, ui
     auto svm = deviceInfo<cl_device_svm_capabilities>(id, CL_DEVICE_SVM_CAPABILITIES);
     info.reachesSystemMemory = (svm & CL_DEVICE_SVM_FINE_GRAIN_SYSTEM) ||
                                (deviceInfo<cl_device_type>(id, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU);
-    // Every USM kind is host memory the device reaches directly.
-    ze_memory_access_cap_flags_t all =
-        ZE_MEMORY_ACCESS_CAP_FLAG_RW | ZE_MEMORY_ACCESS_CAP_FLAG_ATOMIC |
-        ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT | ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT_ATOMIC;
+    // Every USM kind is SVM the device reaches directly; the host shares it
+    // concurrently only where SVM is fine-grained (coarse-grained SVM, as on a
+    // discrete GPU's OpenCL, is the host's only between map and unmap).
+    ze_memory_access_cap_flags_t all = ZE_MEMORY_ACCESS_CAP_FLAG_RW | ZE_MEMORY_ACCESS_CAP_FLAG_ATOMIC;
+    if (svm & (CL_DEVICE_SVM_FINE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_SYSTEM) ||
+        info.reachesSystemMemory)
+        all |= ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT | ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT_ATOMIC;
     info.access.hostAllocCapabilities = all;
     info.access.deviceAllocCapabilities = all;
     info.access.sharedSingleDeviceAllocCapabilities = all;
