@@ -21,7 +21,7 @@ OUT_DIR="$BUILD_DIR/gpu"
 case "${1:-}" in
 prepare)
     cmake --build "$BUILD_DIR" --target ze_cuda_ptx ze_cuda_gpu_check ze_cuda ze_opencl \
-        ze_cuda_two_drivers_test ze_cuda_usm_test ze_cuda_module_cost
+        ze_cuda_two_drivers_test ze_cuda_usm_test ze_cuda_lists_test ze_cuda_module_cost
     mkdir -p "$OUT_DIR"
     "$BUILD_DIR/driver/cuda/ze_cuda_ptx" "$BUILD_DIR/tests/gpu_runtime/spirv/gpu_kernels.spv" \
         "$OUT_DIR/gpu_kernels.ptx"
@@ -35,6 +35,7 @@ prepare)
     cp "$BUILD_DIR/driver/libze_cuda.so" "$BUILD_DIR/driver/libze_opencl.so" \
         "$BUILD_DIR/driver/cuda/tests/ze_cuda_two_drivers_test" \
         "$BUILD_DIR/driver/cuda/tests/ze_cuda_usm_test" \
+        "$BUILD_DIR/driver/cuda/tests/ze_cuda_lists_test" \
         "$BUILD_DIR/driver/cuda/ze_cuda_module_cost" "$stack/"
     cp /usr/lib/clc/nvptx64--nvidiacl.bc "$stack/"
     # What Ubuntu 24.04 with CUDA lacks of what these need (ldd here), and the
@@ -66,6 +67,7 @@ run)
     ZE_ENABLE_ALT_DRIVERS="$stack/libze_cuda.so" \
         "$stack/ze_cuda_two_drivers_test" --gtest_filter='CudaAlone.*' || status=1
     ZE_ENABLE_ALT_DRIVERS="$stack/libze_cuda.so" "$stack/ze_cuda_usm_test" || status=1
+    ZE_ENABLE_ALT_DRIVERS="$stack/libze_cuda.so" "$stack/ze_cuda_lists_test" || status=1
     exit $status
     ;;
 *)

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+struct _ze_command_list_dditable_t;
 struct _ze_context_dditable_t;
 struct _ze_mem_dditable_t;
 
@@ -71,10 +72,25 @@ Allocation allocate(Context &context, size_t size, size_t alignment, ze_memory_t
                     Device *limits);
 void release(Context &context, const Allocation &allocation);
 
-// The entries of the Context and Mem tables that are the backend's own
-// (image residency, memory IPC), after the core filled in its entries.
+// The entries of the Context, Mem and CommandList tables that are the
+// backend's own (image residency, memory IPC, image copies, launches), after
+// the core filled in its entries.
 void completeContextTable(_ze_context_dditable_t *table);
 void completeMemTable(_ze_mem_dditable_t *table);
+void completeCommandListTable(_ze_command_list_dditable_t *table);
+
+// Whether event pools can be shared between processes (ZE_EVENT_POOL_FLAG_IPC:
+// their states are words of a memory file, event_ipc.hpp, which the
+// backend's Signal must take as the truth, Signal::shareState).
+bool eventPoolIpcSupported();
+
+// Besides this file, a backend provides, on the library's include path:
+// backend_native.hpp (DriverNative, DeviceNative, ContextNative,
+// AllocationNative, CommandNative), signal.hpp (class Signal: the two-state
+// completion object behind events and fences, made with Signal(Context *,
+// bool timestamps): set, reset, isSet, waitFor, timestamps, shareState) and queue.hpp (class Queue: an in-order queue of a device,
+// made with Queue(Context *, Device *): enqueue(const Command &), flush,
+// finish, signalWhenDone(Signal &, Signal *also)).
 
 } // namespace backend
 

@@ -118,10 +118,11 @@ ze_result_t ZE_APICALL zeDriverGetIpcProperties(ze_driver_handle_t hDriver,
                                                 ze_driver_ipc_properties_t *p) {
     return boundary(__func__, [&] {
         Driver *driver = fromHandle<Driver>(hDriver);
-        // Event pools always (their states are a memory file); memory when
-        // USM is host pages.
-        notNull(p)->flags = ZE_IPC_PROPERTY_FLAG_EVENT_POOL |
-                            (backend::memoryIpcSupported(driver) ? ZE_IPC_PROPERTY_FLAG_MEMORY : 0);
+        // Event pools where the backend takes their states from a memory
+        // file; memory where the backend can share it.
+        notNull(p)->flags =
+            (backend::eventPoolIpcSupported() ? ZE_IPC_PROPERTY_FLAG_EVENT_POOL : 0) |
+            (backend::memoryIpcSupported(driver) ? ZE_IPC_PROPERTY_FLAG_MEMORY : 0);
         return ZE_RESULT_SUCCESS;
     });
 }

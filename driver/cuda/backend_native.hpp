@@ -24,6 +24,10 @@ struct DeviceNative {
 // runtime's do), so memory of one context is usable in any other.
 struct ContextNative {};
 
+// Commands need nothing of this backend's own yet (launches and images are
+// not supported on it).
+struct CommandNative {};
+
 struct AllocationNative {
     // What the CUDA allocator returned (base, or below it when padded for
     // alignment), and which allocator.

@@ -59,6 +59,17 @@ const CudaApi *loadCudaApi(std::string *why) {
         find(api.cuStreamCreate, "cuStreamCreate");
         find(api.cuStreamSynchronize, "cuStreamSynchronize");
         find(api.cuStreamDestroy, "cuStreamDestroy_v2");
+        find(api.cuStreamQuery, "cuStreamQuery");
+        find(api.cuStreamWriteValue32, "cuStreamWriteValue32_v2");
+        find(api.cuStreamWaitValue32, "cuStreamWaitValue32_v2");
+        find(api.cuLaunchHostFunc, "cuLaunchHostFunc");
+        find(api.cuMemcpyAsync, "cuMemcpyAsync");
+        find(api.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
+        find(api.cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2");
+        find(api.cuMemsetD8Async, "cuMemsetD8Async");
+        find(api.cuMemsetD16Async, "cuMemsetD16Async");
+        find(api.cuMemsetD32Async, "cuMemsetD32Async");
+        find(api.cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2");
         find(api.cuEventCreate, "cuEventCreate");
         find(api.cuEventRecord, "cuEventRecord");
         find(api.cuEventSynchronize, "cuEventSynchronize");

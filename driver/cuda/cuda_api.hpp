@@ -25,6 +25,11 @@ constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
 constexpr unsigned CU_MEMHOSTALLOC_PORTABLE = 0x01;
 constexpr unsigned CU_MEMHOSTALLOC_DEVICEMAP = 0x02;
 constexpr unsigned CU_MEM_ATTACH_GLOBAL = 0x1;
+constexpr unsigned CU_STREAM_NON_BLOCKING = 0x1;
+constexpr unsigned CU_STREAM_WAIT_VALUE_GEQ = 0x0; // (int32_t)(*addr - value) >= 0
+constexpr unsigned CU_STREAM_WRITE_VALUE_DEFAULT = 0x0;
+constexpr CUresult CUDA_ERROR_NOT_READY = 600;
+using CUhostFn = void (*)(void *);
 constexpr int CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1;
 constexpr int CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X = 2; // Y 3, Z 4
 constexpr int CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X = 5;  // Y 6, Z 7
@@ -71,6 +76,17 @@ struct CudaApi {
     CUresult (*cuStreamCreate)(CUstream *, unsigned);
     CUresult (*cuStreamSynchronize)(CUstream);
     CUresult (*cuStreamDestroy)(CUstream);
+    CUresult (*cuStreamQuery)(CUstream);
+    CUresult (*cuStreamWriteValue32)(CUstream, CUdeviceptr, uint32_t, unsigned);
+    CUresult (*cuStreamWaitValue32)(CUstream, CUdeviceptr, uint32_t, unsigned);
+    CUresult (*cuLaunchHostFunc)(CUstream, CUhostFn, void *);
+    CUresult (*cuMemcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+    CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
+    CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+    CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
+    CUresult (*cuMemsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream);
+    CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream);
+    CUresult (*cuMemHostGetDevicePointer)(CUdeviceptr *, void *, unsigned);
     CUresult (*cuEventCreate)(CUevent *, unsigned);
     CUresult (*cuEventRecord)(CUevent, CUstream);
     CUresult (*cuEventSynchronize)(CUevent);

@@ -105,7 +105,8 @@ DeviceInfo deviceProperties(const CudaApi &api, CUdevice device, uint32_t index)
 
     info.queueGroup.flags =
         ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE | ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY;
-    info.queueGroup.maxMemoryFillPatternSize = 4; // cuMemsetD8/16/32
+    // cuMemsetD8/16/32, and longer patterns by doubling copies (queue.cpp).
+    info.queueGroup.maxMemoryFillPatternSize = 128;
     info.queueGroup.numQueues = 1;
 
     // Device memory is the device's alone; host memory is mapped for it;

@@ -1,6 +1,5 @@
-// The Level Zero tables the CUDA backend does not fill yet: everything past
-// drivers, devices, contexts and USM (queues, lists, events, modules,
-// kernels). The loader refuses a driver that lacks one of them, so they are
+// The Level Zero tables the CUDA backend does not fill yet: modules, kernels,
+// images, samplers, physical and virtual memory. The loader refuses a driver that lacks one of them, so they are
 // exported empty, which the loader reports as unsupported; each goes away
 // when the core's implementation of its objects runs on this backend (see
 // README.md, "Next steps").
@@ -11,26 +10,6 @@
 namespace ze_driver {
 
 extern "C" {
-ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetCommandQueueProcAddrTable(ze_api_version_t v,
-                                                        ze_command_queue_dditable_t *t) {
-    return emptyTable(v, t);
-}
-ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetCommandListProcAddrTable(ze_api_version_t v,
-                                                        ze_command_list_dditable_t *t) {
-    return emptyTable(v, t);
-}
-ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetEventPoolProcAddrTable(ze_api_version_t v,
-                                                        ze_event_pool_dditable_t *t) {
-    return emptyTable(v, t);
-}
-ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetEventProcAddrTable(ze_api_version_t v,
-                                                        ze_event_dditable_t *t) {
-    return emptyTable(v, t);
-}
-ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetFenceProcAddrTable(ze_api_version_t v,
-                                                        ze_fence_dditable_t *t) {
-    return emptyTable(v, t);
-}
 ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetImageProcAddrTable(ze_api_version_t v,
                                                         ze_image_dditable_t *t) {
     return emptyTable(v, t);

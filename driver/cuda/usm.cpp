@@ -78,11 +78,31 @@ void backend::completeContextTable(ze_context_dditable_t *t) {
     setUnsupported(t->pfnEvictImage);
 }
 
+// No event pools shared between processes: their states would have to be
+// device-mapped words of a memory file.
+bool backend::eventPoolIpcSupported() {
+    return false;
+}
+
 // No memory shared between processes yet.
 void backend::completeMemTable(ze_mem_dditable_t *t) {
     setUnsupported(t->pfnGetIpcHandle);
     setUnsupported(t->pfnOpenIpcHandle);
     setUnsupported(t->pfnCloseIpcHandle);
+}
+
+// Kernels do not run on this backend yet, and there are no images.
+void backend::completeCommandListTable(ze_command_list_dditable_t *t) {
+    setUnsupported(t->pfnAppendLaunchKernel);
+    setUnsupported(t->pfnAppendLaunchCooperativeKernel);
+    setUnsupported(t->pfnAppendLaunchKernelIndirect);
+    setUnsupported(t->pfnAppendLaunchMultipleKernelsIndirect);
+    setUnsupported(t->pfnAppendImageCopy);
+    setUnsupported(t->pfnAppendImageCopyRegion);
+    setUnsupported(t->pfnAppendImageCopyToMemory);
+    setUnsupported(t->pfnAppendImageCopyFromMemory);
+    setUnsupported(t->pfnAppendImageCopyToMemoryExt);
+    setUnsupported(t->pfnAppendImageCopyFromMemoryExt);
 }
 
 } // namespace ze_driver

@@ -10,7 +10,10 @@
 
 #include <CL/cl.h>
 
+#include <memory>
 #include <mutex>
+#include <utility>
+#include <vector>
 
 namespace ze_driver {
 
@@ -42,6 +45,33 @@ struct AllocationNative {
     void *svm = nullptr; // what clSVMAlloc returned: base, or below it when padded for alignment
     size_t pages = 0;    // host pages: their length from base (0: SVM)
     int fd = -1;         // host pages: the memory file once exported (-1 before)
+};
+
+class Kernel;
+struct KernelLaunch;
+
+// A command's parts that are this backend's (../core/command.hpp): launches
+// (kernels are still the backend's) and image regions.
+struct CommandNative {
+    // Launch, LaunchIndirect. Regular lists own a snapshot of the arguments;
+    // immediate lists point at the kernel's current values, which are used
+    // before the append returns.
+    Kernel *kernel = nullptr;
+    std::shared_ptr<const KernelLaunch> launch;
+    ze_group_count_t groups = {1, 1, 1};
+    const ze_group_count_t *indirectGroups = nullptr; // read when the launch runs
+    // LaunchIndirect of several kernels (AppendLaunchMultipleKernelsIndirect):
+    // `batch` replaces kernel/launch, indirectGroups is an array, and
+    // *indirectCount (read when the launch runs) says how many of them run.
+    std::vector<std::pair<Kernel *, std::shared_ptr<const KernelLaunch>>> batch;
+    const uint32_t *indirectCount = nullptr;
+
+    // ImageCopy, ImageToMemory, ImageFromMemory: OpenCL's origins and
+    // region (in pixels; slices of arrays in the last dimension), and the
+    // memory side's pitches in bytes (0: rows and slices packed).
+    cl_mem dstImage = nullptr, srcImage = nullptr;
+    size_t dstOrigin[3] = {0, 0, 0}, srcOrigin[3] = {0, 0, 0}, region[3] = {1, 1, 1};
+    size_t rowPitch = 0, slicePitch = 0;
 };
 
 // The one OpenCL context over every device of the driver, shared by all its

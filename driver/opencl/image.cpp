@@ -1,6 +1,7 @@
 // Images on OpenCL images, and the Image DDI table.
 #include "image.hpp"
 
+#include "command_list.hpp"
 #include "context.hpp"
 #include "device.hpp"
 #include "driver.hpp"
@@ -312,6 +313,138 @@ ze_result_t ZE_APICALL zeImageGetAllocPropertiesExt(ze_context_handle_t hContext
 }
 
 } // namespace
+
+namespace {
+
+// Image copies. Regions are in pixels; a null region is the whole image.
+// The regions of a copy between images must be the same size; the copy
+// goes where the destination region starts.
+ze_result_t appendImageCopy(const char *entry, ze_command_list_handle_t hCommandList,
+                            ze_image_handle_t hDstImage, ze_image_handle_t hSrcImage,
+                            const ze_image_region_t *pDstRegion,
+                            const ze_image_region_t *pSrcRegion, ze_event_handle_t hSignalEvent,
+                            uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
+    return boundary(entry, [&] {
+        CommandList *list = listOf(hCommandList);
+        Image *dst = fromHandle<Image>(hDstImage);
+        Image *src = fromHandle<Image>(hSrcImage);
+        Command c =
+            makeCommand(list, Command::Type::ImageCopy, hSignalEvent, numWaitEvents, phWaitEvents);
+        size_t dstRegion[3];
+        src->clRegion(pSrcRegion, c.native.srcOrigin, c.native.region);
+        dst->clRegion(pDstRegion, c.native.dstOrigin, dstRegion);
+        check(std::equal(c.native.region, c.native.region + 3, dstRegion), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        c.native.dstImage = dst->cl();
+        c.native.srcImage = src->cl();
+        list->append(std::move(c));
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeCommandListAppendImageCopyRegion(
+    ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage,
+    ze_image_handle_t hSrcImage, const ze_image_region_t *pDstRegion,
+    const ze_image_region_t *pSrcRegion, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t *phWaitEvents) {
+    return appendImageCopy(__func__, hCommandList, hDstImage, hSrcImage, pDstRegion, pSrcRegion,
+                           hSignalEvent, numWaitEvents, phWaitEvents);
+}
+
+ze_result_t ZE_APICALL zeCommandListAppendImageCopy(ze_command_list_handle_t hCommandList,
+                                                    ze_image_handle_t hDstImage,
+                                                    ze_image_handle_t hSrcImage,
+                                                    ze_event_handle_t hSignalEvent,
+                                                    uint32_t numWaitEvents,
+                                                    ze_event_handle_t *phWaitEvents) {
+    return appendImageCopy(__func__, hCommandList, hDstImage, hSrcImage, nullptr, nullptr,
+                           hSignalEvent, numWaitEvents, phWaitEvents);
+}
+
+// Pitches of 0 are rows and slices packed.
+ze_result_t appendImageToMemory(const char *entry, ze_command_list_handle_t hCommandList,
+                                void *dstptr, ze_image_handle_t hSrcImage,
+                                const ze_image_region_t *pSrcRegion, uint32_t destRowPitch,
+                                uint32_t destSlicePitch, ze_event_handle_t hSignalEvent,
+                                uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
+    return boundary(entry, [&] {
+        CommandList *list = listOf(hCommandList);
+        Image *src = fromHandle<Image>(hSrcImage);
+        Command c = makeCommand(list, Command::Type::ImageToMemory, hSignalEvent, numWaitEvents,
+                                phWaitEvents);
+        c.dst = notNull(dstptr);
+        src->clRegion(pSrcRegion, c.native.srcOrigin, c.native.region);
+        c.native.srcImage = src->cl();
+        c.native.rowPitch = destRowPitch;
+        c.native.slicePitch = destSlicePitch;
+        list->append(std::move(c));
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeCommandListAppendImageCopyToMemory(
+    ze_command_list_handle_t hCommandList, void *dstptr, ze_image_handle_t hSrcImage,
+    const ze_image_region_t *pSrcRegion, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t *phWaitEvents) {
+    return appendImageToMemory(__func__, hCommandList, dstptr, hSrcImage, pSrcRegion, 0, 0,
+                               hSignalEvent, numWaitEvents, phWaitEvents);
+}
+
+ze_result_t ZE_APICALL zeCommandListAppendImageCopyToMemoryExt(
+    ze_command_list_handle_t hCommandList, void *dstptr, ze_image_handle_t hSrcImage,
+    const ze_image_region_t *pSrcRegion, uint32_t destRowPitch, uint32_t destSlicePitch,
+    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
+    return appendImageToMemory(__func__, hCommandList, dstptr, hSrcImage, pSrcRegion,
+                               destRowPitch, destSlicePitch, hSignalEvent, numWaitEvents,
+                               phWaitEvents);
+}
+
+ze_result_t appendImageFromMemory(const char *entry, ze_command_list_handle_t hCommandList,
+                                  ze_image_handle_t hDstImage, const void *srcptr,
+                                  const ze_image_region_t *pDstRegion, uint32_t srcRowPitch,
+                                  uint32_t srcSlicePitch, ze_event_handle_t hSignalEvent,
+                                  uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
+    return boundary(entry, [&] {
+        CommandList *list = listOf(hCommandList);
+        Image *dst = fromHandle<Image>(hDstImage);
+        Command c = makeCommand(list, Command::Type::ImageFromMemory, hSignalEvent, numWaitEvents,
+                                phWaitEvents);
+        c.src = notNull(srcptr);
+        dst->clRegion(pDstRegion, c.native.dstOrigin, c.native.region);
+        c.native.dstImage = dst->cl();
+        c.native.rowPitch = srcRowPitch;
+        c.native.slicePitch = srcSlicePitch;
+        list->append(std::move(c));
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
+ze_result_t ZE_APICALL zeCommandListAppendImageCopyFromMemory(
+    ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage, const void *srcptr,
+    const ze_image_region_t *pDstRegion, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t *phWaitEvents) {
+    return appendImageFromMemory(__func__, hCommandList, hDstImage, srcptr, pDstRegion, 0, 0,
+                                 hSignalEvent, numWaitEvents, phWaitEvents);
+}
+
+ze_result_t ZE_APICALL zeCommandListAppendImageCopyFromMemoryExt(
+    ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage, const void *srcptr,
+    const ze_image_region_t *pDstRegion, uint32_t srcRowPitch, uint32_t srcSlicePitch,
+    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
+    return appendImageFromMemory(__func__, hCommandList, hDstImage, srcptr, pDstRegion,
+                                 srcRowPitch, srcSlicePitch, hSignalEvent, numWaitEvents,
+                                 phWaitEvents);
+}
+
+} // namespace
+
+void setImageAppends(ze_command_list_dditable_t *t) {
+    t->pfnAppendImageCopy = zeCommandListAppendImageCopy;
+    t->pfnAppendImageCopyRegion = zeCommandListAppendImageCopyRegion;
+    t->pfnAppendImageCopyToMemory = zeCommandListAppendImageCopyToMemory;
+    t->pfnAppendImageCopyFromMemory = zeCommandListAppendImageCopyFromMemory;
+    t->pfnAppendImageCopyToMemoryExt = zeCommandListAppendImageCopyToMemoryExt;
+    t->pfnAppendImageCopyFromMemoryExt = zeCommandListAppendImageCopyFromMemoryExt;
+}
 
 extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetImageProcAddrTable(ze_api_version_t version,
                                                                       ze_image_dditable_t *t) {

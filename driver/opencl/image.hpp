@@ -5,6 +5,8 @@
 
 #include "backend_native.hpp"
 
+#include <level_zero/ze_ddi.h>
+
 #include <optional>
 
 namespace ze_driver {
@@ -44,5 +46,8 @@ private:
     int dims_ = 1;                 // how many of them the image has
     uint64_t id_;
 };
+
+// The image copies of the CommandList table (image.cpp).
+void setImageAppends(ze_command_list_dditable_t *table);
 
 } // namespace ze_driver

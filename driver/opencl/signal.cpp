@@ -1,5 +1,6 @@
 #include "signal.hpp"
 
+#include "context.hpp"
 #include "device.hpp"
 
 #include <linux/futex.h>
@@ -104,6 +105,11 @@ private:
     std::thread thread_;
 };
 } // namespace
+
+Signal::Signal(Context *context, bool timestamps)
+    : context_(context->native().cl), timestamps_(timestamps) {
+    clRetainContext(context_);
+}
 
 Signal::~Signal() {
     if (pending_ != nullptr)

@@ -15,14 +15,14 @@
 
 namespace ze_driver {
 
+class Context;
+
 class Signal : public std::enable_shared_from_this<Signal> {
 public:
-    // `context` is where user events for waiters are created; `timestamps`
-    // makes completions record OpenCL profiling times.
-    // Retains `context`: callbacks may outlive the L0 context.
-    Signal(cl_context context, bool timestamps) : context_(context), timestamps_(timestamps) {
-        clRetainContext(context_);
-    }
+    // User events for waiters are created in `context`'s OpenCL context;
+    // `timestamps` makes completions record OpenCL profiling times. Retains
+    // the OpenCL context: callbacks may outlive the L0 context.
+    Signal(Context *context, bool timestamps);
     ~Signal();
 
     // Signals now; a no-op when already signaled (no implicit reset).

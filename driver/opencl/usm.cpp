@@ -98,6 +98,10 @@ void backend::completeContextTable(ze_context_dditable_t *t) {
     t->pfnEvictImage = zeContextEvictImage;
 }
 
+bool backend::eventPoolIpcSupported() {
+    return true;
+}
+
 void backend::completeMemTable(ze_mem_dditable_t *t) {
     t->pfnGetIpcHandle = zeMemGetIpcHandle;
     t->pfnOpenIpcHandle = zeMemOpenIpcHandle;

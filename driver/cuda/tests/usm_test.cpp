@@ -3,30 +3,21 @@
 // shared memory managed; properties, ranges, alignment, frees across
 // contexts, and the refusals. Without an NVIDIA GPU every test says it
 // skipped.
-#include "ze_test_common.hpp"
+#include "cuda_test.hpp"
 
 namespace zetest {
 namespace {
 
-class CudaUsm : public ::testing::Test {
+class CudaUsm : public OnCudaGpu {
 protected:
     void SetUp() override {
-        ASSERT_ZE_SUCCESS(zeInit(0));
-        uint32_t drivers = 1;
-        if (zeDriverGet(&drivers, &driver_) != ZE_RESULT_SUCCESS || drivers == 0)
-            GTEST_SKIP() << "skipped: no NVIDIA GPU";
-        uint32_t devices = 1;
-        ASSERT_ZE_SUCCESS(zeDeviceGet(driver_, &devices, &device_));
+        OnCudaGpu::SetUp();
+        if (IsSkipped() || HasFatalFailure())
+            return;
         ze_device_memory_properties_t memory = {ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES};
         uint32_t count = 1;
         ASSERT_ZE_SUCCESS(zeDeviceGetMemoryProperties(device_, &count, &memory));
         total_ = memory.totalSize;
-        ze_context_desc_t desc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC};
-        ASSERT_ZE_SUCCESS(zeContextCreate(driver_, &desc, &context_));
-    }
-    void TearDown() override {
-        if (context_ != nullptr)
-            EXPECT_ZE_SUCCESS(zeContextDestroy(context_));
     }
 
     void *alloc(ze_memory_type_t type, size_t size, size_t alignment = 0) {
@@ -42,9 +33,6 @@ protected:
         return p;
     }
 
-    ze_driver_handle_t driver_ = nullptr;
-    ze_device_handle_t device_ = nullptr;
-    ze_context_handle_t context_ = nullptr;
     uint64_t total_ = 0;
 };
 

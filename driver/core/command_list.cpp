@@ -1,12 +1,11 @@
 // Command lists (regular and immediate) and the CommandList DDI table.
 #include "command_list.hpp"
 
+#include "backend.hpp"
 #include "context.hpp"
 #include "device.hpp"
 #include "driver.hpp"
 #include "event.hpp"
-#include "image.hpp"
-#include "module.hpp"
 
 #include <level_zero/ze_ddi.h>
 
@@ -19,19 +18,12 @@ CommandList::CommandList(Context *context, Device *device, bool immediate,
                          ze_command_queue_mode_t mode)
     : Object(kTag), context_(context), device_(device), immediate_(immediate), mode_(mode) {}
 
-// No clFinish: work still waiting for an event that is never signaled would
-// hang the destroying thread. OpenCL keeps the queue alive until its
-// commands are done; the application must not free what they use.
-CommandList::~CommandList() {
-    if (queue_ != nullptr) {
-        clFlush(queue_);
-        clReleaseCommandQueue(queue_);
-    }
-}
+// The queue goes without waiting for its work (see Queue's destructor).
+CommandList::~CommandList() = default;
 
 void CommandList::init() {
     if (immediate_)
-        queue_ = createClQueue(context_, device_);
+        queue_ = std::make_unique<Queue>(context_, device_);
 }
 
 void CommandList::append(Command command) {
@@ -40,27 +32,19 @@ void CommandList::append(Command command) {
         commands_.push_back(std::move(command));
         return;
     }
-    std::lock_guard<std::mutex> lock(mutex_);
-    enqueueCommand(queue_, command);
-    finishImmediate(command.type != Command::Type::Reset ? command.signal : nullptr);
-}
-
-void CommandList::launchNow(Kernel *kernel, const ze_group_count_t &groups, Event *signal,
-                            const std::vector<Event *> &waits) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    enqueueLaunch(queue_, kernel, kernel->launch(), groups, signal, waits);
-    finishImmediate(signal);
+    immediately([&](Queue &queue) { queue.enqueue(command); },
+                command.type != Command::Type::Reset ? command.signal : nullptr);
 }
 
 void CommandList::finishImmediate(Event *signal) {
     if (mode_ == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS) {
-        checkCl(clFinish(queue_));
+        queue_->finish();
         // A barrier gated by events signals from their completion callbacks,
-        // which may run just after clFinish returns.
+        // which may run just after the queue finishes.
         if (signal != nullptr)
             signal->signal().waitFor(UINT64_MAX);
     } else {
-        checkCl(clFlush(queue_));
+        queue_->flush();
     }
 }
 
@@ -71,19 +55,17 @@ void CommandList::close() {
 void CommandList::reset() {
     if (immediate_) {
         std::lock_guard<std::mutex> lock(mutex_);
-        checkCl(clFinish(queue_));
+        queue_->finish();
         return;
     }
     commands_.clear();
     closed_ = false;
 }
 
-void CommandList::replay(cl_command_queue queue) const {
+void CommandList::replay(Queue &queue) const {
     for (const Command &c : commands_)
-        enqueueCommand(queue, c);
+        queue.enqueue(c);
 }
-
-namespace {
 
 CommandList *listOf(ze_command_list_handle_t h) {
     return fromHandle<CommandList>(h);
@@ -124,6 +106,8 @@ Command makeCommand(CommandList *list, Command::Type type, ze_event_handle_t hSi
     c.signal = signalOf(hSignal);
     return c;
 }
+
+namespace {
 
 ze_result_t ZE_APICALL zeCommandListCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
                                            const ze_command_list_desc_t *desc,
@@ -194,7 +178,8 @@ ze_result_t ZE_APICALL zeCommandListAppendBarrier(ze_command_list_handle_t hComm
     });
 }
 
-// Memory is coherent (fine-grain SVM): a ranges barrier is a plain barrier.
+// A ranges barrier is a plain barrier: every command's writes are visible to
+// the commands after it (coherent SVM on OpenCL, stream order on CUDA).
 ze_result_t ZE_APICALL zeCommandListAppendMemoryRangesBarrier(
     ze_command_list_handle_t hCommandList, uint32_t numRanges, const size_t *pRangeSizes,
     const void **pRanges, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
@@ -228,7 +213,7 @@ ze_result_t ZE_APICALL zeCommandListAppendMemoryCopy(ze_command_list_handle_t hC
     });
 }
 
-// Every SVM allocation of the platform is host memory, so a copy from another
+// The contexts of a driver share their memory, so a copy from another
 // context's allocation is an ordinary copy.
 ze_result_t ZE_APICALL zeCommandListAppendMemoryCopyFromContext(
     ze_command_list_handle_t hCommandList, void *dstptr, ze_context_handle_t hContextSrc,
@@ -253,7 +238,9 @@ ze_result_t ZE_APICALL zeCommandListAppendMemoryFill(ze_command_list_handle_t hC
         notNull(pattern);
         // A power-of-two pattern of at most the queue group's
         // maxMemoryFillPatternSize; the size need not be a multiple of it.
-        check(patternSize > 0 && patternSize <= 128 && (patternSize & (patternSize - 1)) == 0,
+        check(patternSize > 0 &&
+                  patternSize <= list->device()->info().queueGroup.maxMemoryFillPatternSize &&
+                  (patternSize & (patternSize - 1)) == 0,
               ZE_RESULT_ERROR_INVALID_SIZE);
         Command c =
             makeCommand(list, Command::Type::Fill, hSignalEvent, numWaitEvents, phWaitEvents);
@@ -299,125 +286,6 @@ ze_result_t ZE_APICALL zeCommandListAppendMemoryCopyRegion(
         list->append(std::move(c));
         return ZE_RESULT_SUCCESS;
     });
-}
-
-// Image copies. Regions are in pixels; a null region is the whole image.
-// The regions of a copy between images must be the same size; the copy
-// goes where the destination region starts.
-ze_result_t appendImageCopy(const char *entry, ze_command_list_handle_t hCommandList,
-                            ze_image_handle_t hDstImage, ze_image_handle_t hSrcImage,
-                            const ze_image_region_t *pDstRegion,
-                            const ze_image_region_t *pSrcRegion, ze_event_handle_t hSignalEvent,
-                            uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
-    return boundary(entry, [&] {
-        CommandList *list = listOf(hCommandList);
-        Image *dst = fromHandle<Image>(hDstImage);
-        Image *src = fromHandle<Image>(hSrcImage);
-        Command c =
-            makeCommand(list, Command::Type::ImageCopy, hSignalEvent, numWaitEvents, phWaitEvents);
-        size_t dstRegion[3];
-        src->clRegion(pSrcRegion, c.srcOrigin, c.region);
-        dst->clRegion(pDstRegion, c.dstOrigin, dstRegion);
-        check(std::equal(c.region, c.region + 3, dstRegion), ZE_RESULT_ERROR_INVALID_ARGUMENT);
-        c.dstImage = dst->cl();
-        c.srcImage = src->cl();
-        list->append(std::move(c));
-        return ZE_RESULT_SUCCESS;
-    });
-}
-
-ze_result_t ZE_APICALL zeCommandListAppendImageCopyRegion(
-    ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage,
-    ze_image_handle_t hSrcImage, const ze_image_region_t *pDstRegion,
-    const ze_image_region_t *pSrcRegion, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
-    ze_event_handle_t *phWaitEvents) {
-    return appendImageCopy(__func__, hCommandList, hDstImage, hSrcImage, pDstRegion, pSrcRegion,
-                           hSignalEvent, numWaitEvents, phWaitEvents);
-}
-
-ze_result_t ZE_APICALL zeCommandListAppendImageCopy(ze_command_list_handle_t hCommandList,
-                                                    ze_image_handle_t hDstImage,
-                                                    ze_image_handle_t hSrcImage,
-                                                    ze_event_handle_t hSignalEvent,
-                                                    uint32_t numWaitEvents,
-                                                    ze_event_handle_t *phWaitEvents) {
-    return appendImageCopy(__func__, hCommandList, hDstImage, hSrcImage, nullptr, nullptr,
-                           hSignalEvent, numWaitEvents, phWaitEvents);
-}
-
-// Pitches of 0 are rows and slices packed.
-ze_result_t appendImageToMemory(const char *entry, ze_command_list_handle_t hCommandList,
-                                void *dstptr, ze_image_handle_t hSrcImage,
-                                const ze_image_region_t *pSrcRegion, uint32_t destRowPitch,
-                                uint32_t destSlicePitch, ze_event_handle_t hSignalEvent,
-                                uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
-    return boundary(entry, [&] {
-        CommandList *list = listOf(hCommandList);
-        Image *src = fromHandle<Image>(hSrcImage);
-        Command c = makeCommand(list, Command::Type::ImageToMemory, hSignalEvent, numWaitEvents,
-                                phWaitEvents);
-        c.dst = notNull(dstptr);
-        src->clRegion(pSrcRegion, c.srcOrigin, c.region);
-        c.srcImage = src->cl();
-        c.rowPitch = destRowPitch;
-        c.slicePitch = destSlicePitch;
-        list->append(std::move(c));
-        return ZE_RESULT_SUCCESS;
-    });
-}
-
-ze_result_t ZE_APICALL zeCommandListAppendImageCopyToMemory(
-    ze_command_list_handle_t hCommandList, void *dstptr, ze_image_handle_t hSrcImage,
-    const ze_image_region_t *pSrcRegion, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
-    ze_event_handle_t *phWaitEvents) {
-    return appendImageToMemory(__func__, hCommandList, dstptr, hSrcImage, pSrcRegion, 0, 0,
-                               hSignalEvent, numWaitEvents, phWaitEvents);
-}
-
-ze_result_t ZE_APICALL zeCommandListAppendImageCopyToMemoryExt(
-    ze_command_list_handle_t hCommandList, void *dstptr, ze_image_handle_t hSrcImage,
-    const ze_image_region_t *pSrcRegion, uint32_t destRowPitch, uint32_t destSlicePitch,
-    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
-    return appendImageToMemory(__func__, hCommandList, dstptr, hSrcImage, pSrcRegion,
-                               destRowPitch, destSlicePitch, hSignalEvent, numWaitEvents,
-                               phWaitEvents);
-}
-
-ze_result_t appendImageFromMemory(const char *entry, ze_command_list_handle_t hCommandList,
-                                  ze_image_handle_t hDstImage, const void *srcptr,
-                                  const ze_image_region_t *pDstRegion, uint32_t srcRowPitch,
-                                  uint32_t srcSlicePitch, ze_event_handle_t hSignalEvent,
-                                  uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
-    return boundary(entry, [&] {
-        CommandList *list = listOf(hCommandList);
-        Image *dst = fromHandle<Image>(hDstImage);
-        Command c = makeCommand(list, Command::Type::ImageFromMemory, hSignalEvent, numWaitEvents,
-                                phWaitEvents);
-        c.src = notNull(srcptr);
-        dst->clRegion(pDstRegion, c.dstOrigin, c.region);
-        c.dstImage = dst->cl();
-        c.rowPitch = srcRowPitch;
-        c.slicePitch = srcSlicePitch;
-        list->append(std::move(c));
-        return ZE_RESULT_SUCCESS;
-    });
-}
-
-ze_result_t ZE_APICALL zeCommandListAppendImageCopyFromMemory(
-    ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage, const void *srcptr,
-    const ze_image_region_t *pDstRegion, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
-    ze_event_handle_t *phWaitEvents) {
-    return appendImageFromMemory(__func__, hCommandList, hDstImage, srcptr, pDstRegion, 0, 0,
-                                 hSignalEvent, numWaitEvents, phWaitEvents);
-}
-
-ze_result_t ZE_APICALL zeCommandListAppendImageCopyFromMemoryExt(
-    ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage, const void *srcptr,
-    const ze_image_region_t *pDstRegion, uint32_t srcRowPitch, uint32_t srcSlicePitch,
-    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
-    return appendImageFromMemory(__func__, hCommandList, hDstImage, srcptr, pDstRegion,
-                                 srcRowPitch, srcSlicePitch, hSignalEvent, numWaitEvents,
-                                 phWaitEvents);
 }
 
 // Memory is already where every device can reach it: hints change nothing.
@@ -509,113 +377,6 @@ ze_result_t ZE_APICALL zeCommandListAppendQueryKernelTimestamps(
     });
 }
 
-// A kernel the list can launch now: of the list's driver, every argument set.
-Kernel *launchable(CommandList *list, ze_kernel_handle_t hKernel) {
-    Kernel *kernel = fromHandle<Kernel>(hKernel);
-    check(kernel->module()->context()->driver() == list->context()->driver(),
-          ZE_RESULT_ERROR_INVALID_ARGUMENT);
-    kernel->checkReady();
-    return kernel;
-}
-
-Command makeLaunch(CommandList *list, Command::Type type, ze_kernel_handle_t hKernel,
-                   ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
-                   ze_event_handle_t *phWaitEvents) {
-    Kernel *kernel = launchable(list, hKernel);
-    Command c = makeCommand(list, type, hSignalEvent, numWaitEvents, phWaitEvents);
-    c.kernel = kernel;
-    if (list->immediate()) {
-        // Enqueued before the append returns: the kernel's own values can be
-        // used in place (a shared_ptr that owns nothing).
-        c.launch = std::shared_ptr<const KernelLaunch>(std::shared_ptr<void>(), &kernel->launch());
-    } else {
-        c.launch = std::make_shared<const KernelLaunch>(kernel->launch());
-    }
-    return c;
-}
-
-ze_result_t ZE_APICALL zeCommandListAppendLaunchKernel(ze_command_list_handle_t hCommandList,
-                                                       ze_kernel_handle_t hKernel,
-                                                       const ze_group_count_t *pLaunchFuncArgs,
-                                                       ze_event_handle_t hSignalEvent,
-                                                       uint32_t numWaitEvents,
-                                                       ze_event_handle_t *phWaitEvents) {
-    return boundary(__func__, [&] {
-        CommandList *list = listOf(hCommandList);
-        const ze_group_count_t &groups = *notNull(pLaunchFuncArgs);
-        const bool empty =
-            groups.groupCountX == 0 || groups.groupCountY == 0 || groups.groupCountZ == 0;
-        if (list->immediate() && !empty) {
-            Kernel *kernel = launchable(list, hKernel);
-            list->launchNow(kernel, groups, signalOf(hSignalEvent),
-                            waitsOf(list, numWaitEvents, phWaitEvents));
-            return ZE_RESULT_SUCCESS;
-        }
-        Command c = makeLaunch(list, Command::Type::Launch, hKernel, hSignalEvent, numWaitEvents,
-                               phWaitEvents);
-        c.groups = groups;
-        // An empty launch has nothing to run; OpenCL rejects a zero global size.
-        if (empty) {
-            c.type = Command::Type::Barrier;
-            c.kernel = nullptr;
-            c.launch.reset();
-        }
-        list->append(std::move(c));
-        return ZE_RESULT_SUCCESS;
-    });
-}
-
-// Groups of a launch run concurrently as long as there are no more of them
-// than zeKernelSuggestMaxCooperativeGroupCount says; the launch itself is an
-// ordinary one.
-ze_result_t ZE_APICALL zeCommandListAppendLaunchCooperativeKernel(
-    ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
-    const ze_group_count_t *pLaunchFuncArgs, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
-    ze_event_handle_t *phWaitEvents) {
-    return ze_driver::zeCommandListAppendLaunchKernel(hCommandList, hKernel, pLaunchFuncArgs,
-                                                      hSignalEvent, numWaitEvents, phWaitEvents);
-}
-
-ze_result_t ZE_APICALL zeCommandListAppendLaunchKernelIndirect(
-    ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
-    const ze_group_count_t *pLaunchArgumentsBuffer, ze_event_handle_t hSignalEvent,
-    uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
-    return boundary(__func__, [&] {
-        CommandList *list = listOf(hCommandList);
-        notNull(pLaunchArgumentsBuffer);
-        Command c = makeLaunch(list, Command::Type::LaunchIndirect, hKernel, hSignalEvent,
-                               numWaitEvents, phWaitEvents);
-        c.indirectGroups = pLaunchArgumentsBuffer;
-        list->append(std::move(c));
-        return ZE_RESULT_SUCCESS;
-    });
-}
-
-ze_result_t ZE_APICALL zeCommandListAppendLaunchMultipleKernelsIndirect(
-    ze_command_list_handle_t hCommandList, uint32_t numKernels, ze_kernel_handle_t *phKernels,
-    const uint32_t *pCountBuffer, const ze_group_count_t *pLaunchArgumentsBuffer,
-    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) {
-    return boundary(__func__, [&] {
-        CommandList *list = listOf(hCommandList);
-        notNull(phKernels);
-        notNull(pCountBuffer);
-        notNull(pLaunchArgumentsBuffer);
-        Command c = makeCommand(list, Command::Type::LaunchIndirect, hSignalEvent, numWaitEvents,
-                                phWaitEvents);
-        for (uint32_t i = 0; i < numKernels; ++i) {
-            Command one =
-                makeLaunch(list, Command::Type::LaunchIndirect, phKernels[i], nullptr, 0, nullptr);
-            c.batch.emplace_back(one.kernel, std::move(one.launch));
-        }
-        c.indirectGroups = pLaunchArgumentsBuffer;
-        c.indirectCount = pCountBuffer;
-        if (numKernels == 0)
-            c.type = Command::Type::Barrier; // nothing can run: only waits and the signal
-        list->append(std::move(c));
-        return ZE_RESULT_SUCCESS;
-    });
-}
-
 } // namespace
 
 extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
@@ -634,22 +395,13 @@ zeGetCommandListProcAddrTable(ze_api_version_t version, ze_command_list_dditable
     t->pfnAppendMemoryFill = zeCommandListAppendMemoryFill;
     t->pfnAppendMemoryCopyRegion = zeCommandListAppendMemoryCopyRegion;
     t->pfnAppendMemoryCopyFromContext = zeCommandListAppendMemoryCopyFromContext;
-    t->pfnAppendImageCopy = zeCommandListAppendImageCopy;
-    t->pfnAppendImageCopyRegion = zeCommandListAppendImageCopyRegion;
-    t->pfnAppendImageCopyToMemory = zeCommandListAppendImageCopyToMemory;
-    t->pfnAppendImageCopyFromMemory = zeCommandListAppendImageCopyFromMemory;
     t->pfnAppendMemoryPrefetch = zeCommandListAppendMemoryPrefetch;
     t->pfnAppendMemAdvise = zeCommandListAppendMemAdvise;
     t->pfnAppendSignalEvent = zeCommandListAppendSignalEvent;
     t->pfnAppendWaitOnEvents = zeCommandListAppendWaitOnEvents;
     t->pfnAppendEventReset = zeCommandListAppendEventReset;
     t->pfnAppendQueryKernelTimestamps = zeCommandListAppendQueryKernelTimestamps;
-    t->pfnAppendLaunchKernel = zeCommandListAppendLaunchKernel;
-    t->pfnAppendLaunchCooperativeKernel = zeCommandListAppendLaunchCooperativeKernel;
-    t->pfnAppendLaunchKernelIndirect = zeCommandListAppendLaunchKernelIndirect;
-    t->pfnAppendLaunchMultipleKernelsIndirect = zeCommandListAppendLaunchMultipleKernelsIndirect;
-    t->pfnAppendImageCopyToMemoryExt = zeCommandListAppendImageCopyToMemoryExt;
-    t->pfnAppendImageCopyFromMemoryExt = zeCommandListAppendImageCopyFromMemoryExt;
+    backend::completeCommandListTable(t);
     return ZE_RESULT_SUCCESS;
 }
 

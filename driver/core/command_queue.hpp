@@ -1,6 +1,8 @@
-// Command queues: an in-order OpenCL queue that executes regular command lists.
+// Command queues: an in-order Queue (the backend's queue.hpp) that executes
+// regular command lists.
 #pragma once
 
+#include "queue.hpp"
 #include "signal.hpp"
 
 #include <memory>
@@ -22,7 +24,6 @@ public:
     void init();
 
     Context *context() const { return context_; }
-    cl_command_queue cl() const { return queue_; }
 
     void execute(uint32_t count, CommandList *const *lists, Fence *fence);
     // Waits for everything executed so far: SUCCESS or NOT_READY after timeoutNs.
@@ -32,7 +33,7 @@ private:
     Ref<Context> context_;
     Device *device_;
     const ze_command_queue_mode_t mode_;
-    cl_command_queue queue_ = nullptr;
+    std::unique_ptr<Queue> queue_;
     std::mutex mutex_; // keeps concurrent executions from interleaving; guards done_
     // Set when everything executed so far has completed (a marker after the
     // last execution): polling it enqueues nothing, so an idle queue is idle.

@@ -1,6 +1,6 @@
 #include "host_pages.hpp"
 
-#include "backend_native.hpp"
+#include "object.hpp"
 
 #include <sys/mman.h>
 #include <sys/stat.h>

@@ -1,6 +1,7 @@
 // Event pools, events and their DDI tables.
 #include "event.hpp"
 
+#include "backend.hpp"
 #include "context.hpp"
 #include "device.hpp"
 #include "event_ipc.hpp"
@@ -37,7 +38,7 @@ EventPool::EventPool(Context *context, ze_event_pool_flags_t flags, uint32_t cou
 Event::Event(EventPool *pool, uint32_t index)
     : Object(kTag), context_(pool->context()), timestamps_(pool->timestamps()),
       slots_(pool->slots()), index_(index),
-      signal_(std::make_shared<Signal>(pool->context()->native().cl, pool->timestamps())) {
+      signal_(std::make_shared<Signal>(pool->context(), pool->timestamps())) {
     if (const std::shared_ptr<SharedEventStates> &states = pool->sharedStates()) {
         // The word lives as long as the mapping: the pointer shares its owner.
         std::shared_ptr<std::atomic<uint32_t>> word(states, states->word(index));
@@ -67,7 +68,9 @@ ze_result_t ZE_APICALL zeEventPoolCreate(ze_context_handle_t hContext,
         check(numDevices == 0 || phDevices != nullptr, ZE_RESULT_ERROR_INVALID_NULL_POINTER);
         for (uint32_t i = 0; i < numDevices; ++i)
             fromHandle<Device>(phDevices[i]);
-        // Every pool is host visible: events live in host memory.
+        check(!(desc->flags & ZE_EVENT_POOL_FLAG_IPC) || backend::eventPoolIpcSupported(),
+              ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+        // Every pool is host visible.
         auto pool = std::make_unique<EventPool>(context, desc->flags, desc->count);
         *phEventPool = toHandle<EventPool, ze_event_pool_handle_t>(pool.release());
         return ZE_RESULT_SUCCESS;
@@ -159,9 +162,15 @@ zeGetEventPoolProcAddrTable(ze_api_version_t version, ze_event_pool_dditable_t *
         return r;
     t->pfnCreate = zeEventPoolCreate;
     t->pfnDestroy = zeEventPoolDestroy;
-    t->pfnGetIpcHandle = zeEventPoolGetIpcHandle;
-    t->pfnOpenIpcHandle = zeEventPoolOpenIpcHandle;
-    t->pfnCloseIpcHandle = zeEventPoolCloseIpcHandle;
+    if (backend::eventPoolIpcSupported()) {
+        t->pfnGetIpcHandle = zeEventPoolGetIpcHandle;
+        t->pfnOpenIpcHandle = zeEventPoolOpenIpcHandle;
+        t->pfnCloseIpcHandle = zeEventPoolCloseIpcHandle;
+    } else {
+        setUnsupported(t->pfnGetIpcHandle);
+        setUnsupported(t->pfnOpenIpcHandle);
+        setUnsupported(t->pfnCloseIpcHandle);
+    }
     return ZE_RESULT_SUCCESS;
 }
 

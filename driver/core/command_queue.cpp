@@ -16,18 +16,11 @@ namespace ze_driver {
 CommandQueue::CommandQueue(Context *context, Device *device, ze_command_queue_mode_t mode)
     : Object(kTag), context_(context), device_(device), mode_(mode) {}
 
-// No clFinish: work still waiting for an event that is never signaled would
-// hang the destroying thread. OpenCL keeps the queue alive until its
-// commands are done; the application must not free what they use.
-CommandQueue::~CommandQueue() {
-    if (queue_ != nullptr) {
-        clFlush(queue_);
-        clReleaseCommandQueue(queue_);
-    }
-}
+// The queue goes without waiting for its work (see Queue's destructor).
+CommandQueue::~CommandQueue() = default;
 
 void CommandQueue::init() {
-    queue_ = createClQueue(context_, device_);
+    queue_ = std::make_unique<Queue>(context_, device_);
 }
 
 void CommandQueue::execute(uint32_t count, CommandList *const *lists, Fence *fence) {
@@ -39,30 +32,19 @@ void CommandQueue::execute(uint32_t count, CommandList *const *lists, Fence *fen
     }
     std::lock_guard<std::mutex> lock(mutex_);
     for (uint32_t i = 0; i < count; ++i)
-        lists[i]->replay(queue_);
-    // One marker after the lists tells both the fence and synchronize() when
-    // this execution (and, the queue being in order, every earlier one) is done.
-    cl_event marker = nullptr;
-    checkCl(clEnqueueMarkerWithWaitList(queue_, 0, nullptr, &marker));
-    try {
-        auto done = std::make_shared<Signal>(context_->native().cl, false);
-        done->setBy(marker);
-        done_ = std::move(done);
-        if (fence != nullptr) {
-            // Unsignaled again, so that this execution's completion is what
-            // the fence reports.
-            fence->signal().reset();
-            fence->signal().setBy(marker);
-        }
-    } catch (...) {
-        clReleaseEvent(marker);
-        throw;
-    }
-    clReleaseEvent(marker);
+        lists[i]->replay(*queue_);
+    // A signal set once this execution (and, the queue being in order, every
+    // earlier one) is done tells synchronize(); the fence, unsignaled again so
+    // that this execution's completion is what it reports, is set with it.
+    auto done = std::make_shared<Signal>(context_, false);
+    if (fence != nullptr)
+        fence->signal().reset();
+    queue_->signalWhenDone(*done, fence != nullptr ? &fence->signal() : nullptr);
+    done_ = std::move(done);
     if (mode_ == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS)
-        checkCl(clFinish(queue_));
+        queue_->finish();
     else
-        checkCl(clFlush(queue_));
+        queue_->flush();
 }
 
 ze_result_t CommandQueue::synchronize(uint64_t timeoutNs) {
@@ -74,8 +56,8 @@ ze_result_t CommandQueue::synchronize(uint64_t timeoutNs) {
     if (done == nullptr)
         return ZE_RESULT_SUCCESS; // nothing was ever executed
     if (timeoutNs == UINT64_MAX) {
-        checkCl(clFinish(queue_));
-        done->waitFor(UINT64_MAX); // the marker's callback may still be on its way
+        queue_->finish();
+        done->waitFor(UINT64_MAX); // the signal may be set just after the queue finishes
         return ZE_RESULT_SUCCESS;
     }
     return done->waitFor(timeoutNs) ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;

@@ -1,6 +1,6 @@
-// Event pools and events. An event is a Signal (signal.hpp) plus its place in
-// a pool; pools with ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP make their events
-// record the OpenCL profiling times of the commands that signal them.
+// Event pools and events. An event is a Signal (the backend's signal.hpp)
+// plus its place in a pool; pools with ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP
+// make their events record the device times of the commands that signal them.
 #pragma once
 
 #include "signal.hpp"
@@ -72,7 +72,7 @@ private:
     bool timestamps_;
     std::shared_ptr<EventSlots> slots_;
     uint32_t index_;
-    // Shared with OpenCL completion callbacks, which may outlive the event.
+    // Shared with the backend's completion callbacks, which may outlive the event.
     std::shared_ptr<Signal> signal_;
 };
 

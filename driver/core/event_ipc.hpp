@@ -7,7 +7,7 @@
 #pragma once
 
 #include "host_pages.hpp"
-#include "backend_native.hpp"
+#include "object.hpp"
 
 #include <atomic>
 #include <memory>

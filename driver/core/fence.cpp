@@ -12,7 +12,7 @@ namespace ze_driver {
 
 Fence::Fence(CommandQueue *queue, bool signaled)
     : Object(kTag), queue_(queue),
-      signal_(std::make_shared<Signal>(queue->context()->native().cl, false)) {
+      signal_(std::make_shared<Signal>(queue->context(), false)) {
     if (signaled)
         signal_->set();
 }

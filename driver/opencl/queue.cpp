@@ -1,11 +1,13 @@
-// How a command becomes OpenCL work: waits, the work, then the signal, on
-// an in-order queue. Shared by regular lists (at execution) and immediate
+// The OpenCL backend's Queue: how a command becomes OpenCL work (waits, the
+// work, then the signal) on an in-order OpenCL queue with profiling (kernel
+// timestamps are real). Shared by regular lists (at execution) and immediate
 // lists (at append).
-#include "command.hpp"
+#include "queue.hpp"
 
 #include "context.hpp"
 #include "device.hpp"
 #include "event.hpp"
+#include "kernel.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -15,15 +17,6 @@
 #include <thread>
 
 namespace ze_driver {
-
-cl_command_queue createClQueue(Context *context, Device *device) {
-    cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
-    cl_int err = CL_SUCCESS;
-    cl_command_queue queue =
-        clCreateCommandQueueWithProperties(context->native().cl, device->native().id, props, &err);
-    checkCl(err);
-    return queue;
-}
 
 namespace {
 
@@ -156,16 +149,16 @@ void enqueueImageCommand(cl_command_queue queue, const Command &c) {
     cl_event *out = c.signal != nullptr ? &ev : nullptr;
     switch (c.type) {
     case Command::Type::ImageCopy:
-        checkCl(clEnqueueCopyImage(queue, c.srcImage, c.dstImage, c.srcOrigin, c.dstOrigin,
-                                   c.region, waits.size(), waits.data(), out));
+        checkCl(clEnqueueCopyImage(queue, c.native.srcImage, c.native.dstImage, c.native.srcOrigin, c.native.dstOrigin,
+                                   c.native.region, waits.size(), waits.data(), out));
         break;
     case Command::Type::ImageToMemory:
-        checkCl(clEnqueueReadImage(queue, c.srcImage, CL_FALSE, c.srcOrigin, c.region, c.rowPitch,
-                                   c.slicePitch, c.dst, waits.size(), waits.data(), out));
+        checkCl(clEnqueueReadImage(queue, c.native.srcImage, CL_FALSE, c.native.srcOrigin, c.native.region, c.native.rowPitch,
+                                   c.native.slicePitch, c.dst, waits.size(), waits.data(), out));
         break;
     default: // ImageFromMemory
-        checkCl(clEnqueueWriteImage(queue, c.dstImage, CL_FALSE, c.dstOrigin, c.region, c.rowPitch,
-                                    c.slicePitch, c.src, waits.size(), waits.data(), out));
+        checkCl(clEnqueueWriteImage(queue, c.native.dstImage, CL_FALSE, c.native.dstOrigin, c.native.region, c.native.rowPitch,
+                                    c.native.slicePitch, c.src, waits.size(), waits.data(), out));
         break;
     }
     finishSignal(c.signal, ev);
@@ -234,13 +227,13 @@ void enqueueIndirectLaunch(cl_command_queue queue, const Command &c) {
     clFlush(queue);
     // The thread owns copies of the arguments (an immediate list's launch
     // points at the kernel's current values, which may change meanwhile).
-    auto batch = c.batch;
+    auto batch = c.native.batch;
     if (batch.empty())
-        batch.emplace_back(c.kernel, c.launch);
+        batch.emplace_back(c.native.kernel, c.native.launch);
     for (auto &entry : batch)
         entry.second = std::make_shared<const KernelLaunch>(*entry.second);
-    const ze_group_count_t *groups = c.indirectGroups;
-    const uint32_t *count = c.indirectCount;
+    const ze_group_count_t *groups = c.native.indirectGroups;
+    const uint32_t *count = c.native.indirectCount;
     clRetainContext(context);
     std::thread([=] {
         if (clWaitForEvents(1, &turn) == CL_SUCCESS) {
@@ -270,8 +263,6 @@ void enqueueIndirectLaunch(cl_command_queue queue, const Command &c) {
     }).detach();
 }
 
-} // namespace
-
 void enqueueLaunch(cl_command_queue queue, Kernel *kernel, const KernelLaunch &launch,
                    const ze_group_count_t &groups, Event *signal,
                    const std::vector<Event *> &waitEvents) {
@@ -284,7 +275,7 @@ void enqueueLaunch(cl_command_queue queue, Kernel *kernel, const KernelLaunch &l
 void enqueueCommand(cl_command_queue queue, const Command &c) {
     switch (c.type) {
     case Command::Type::Launch:
-        enqueueLaunch(queue, c.kernel, *c.launch, c.groups, c.signal, c.waits);
+        enqueueLaunch(queue, c.native.kernel, *c.native.launch, c.native.groups, c.signal, c.waits);
         break;
     case Command::Type::LaunchIndirect:
         enqueueIndirectLaunch(queue, c);
@@ -370,6 +361,56 @@ void enqueueCommand(cl_command_queue queue, const Command &c) {
         c.signal->signal().reset();
         break;
     }
+}
+
+} // namespace
+
+Queue::Queue(Context *context, Device *device) {
+    cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+    cl_int err = CL_SUCCESS;
+    queue_ =
+        clCreateCommandQueueWithProperties(context->native().cl, device->native().id, props, &err);
+    checkCl(err);
+}
+
+// No clFinish: work still waiting for an event that is never signaled would
+// hang the destroying thread. OpenCL keeps the queue alive until its
+// commands are done; the application must not free what they use.
+Queue::~Queue() {
+    clFlush(queue_);
+    clReleaseCommandQueue(queue_);
+}
+
+void Queue::enqueue(const Command &command) {
+    enqueueCommand(queue_, command);
+}
+
+void Queue::launch(Kernel *kernel, const ze_group_count_t &groups, Event *signal,
+                   const std::vector<Event *> &waits) {
+    enqueueLaunch(queue_, kernel, kernel->launch(), groups, signal, waits);
+}
+
+void Queue::flush() {
+    checkCl(clFlush(queue_));
+}
+
+void Queue::finish() {
+    checkCl(clFinish(queue_));
+}
+
+void Queue::signalWhenDone(Signal &signal, Signal *also) {
+    // In an in-order queue a marker completes after everything before it.
+    cl_event marker = nullptr;
+    checkCl(clEnqueueMarkerWithWaitList(queue_, 0, nullptr, &marker));
+    try {
+        signal.setBy(marker);
+        if (also != nullptr)
+            also->setBy(marker);
+    } catch (...) {
+        clReleaseEvent(marker);
+        throw;
+    }
+    clReleaseEvent(marker);
 }
 
 } // namespace ze_driver

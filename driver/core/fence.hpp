@@ -20,7 +20,7 @@ public:
 
 private:
     Ref<CommandQueue> queue_;
-    std::shared_ptr<Signal> signal_; // shared with OpenCL completion callbacks
+    std::shared_ptr<Signal> signal_; // shared with the backend's completion callbacks
 };
 
 } // namespace ze_driver

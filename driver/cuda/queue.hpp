@@ -1,0 +1,47 @@
+// The CUDA backend's Queue (../core/backend.hpp): a CUDA stream of a device,
+// onto which commands become stream work (queue.cpp): waits as
+// cuStreamWaitValue32 on the events' words, the work, then the signal's word
+// written with cuStreamWriteValue32.
+#pragma once
+
+#include "backend_native.hpp"
+#include "command.hpp"
+
+#include <functional>
+#include <vector>
+
+namespace ze_driver {
+
+class Context;
+class Device;
+class Event;
+class Signal;
+
+class Queue {
+public:
+    Queue(Context *context, Device *device);
+    // Without waiting: CUDA releases the stream once its work is done.
+    ~Queue();
+    Queue(const Queue &) = delete;
+    Queue &operator=(const Queue &) = delete;
+
+    void enqueue(const Command &command);
+    // Work is submitted as it is enqueued.
+    void flush() {}
+    void finish();
+    void signalWhenDone(Signal &signal, Signal *also);
+
+private:
+    // Makes the stream wait for each event of `waits` not set yet.
+    void wait(const std::vector<Event *> &waits);
+    void write(Signal &signal);
+    void fill(const Command &c);
+    // Runs `task` on the host when the stream reaches it.
+    void hostTask(std::function<void()> task);
+
+    Context *context_;
+    Device *device_;
+    ze_cuda::CUstream stream_ = nullptr;
+};
+
+} // namespace ze_driver

@@ -1,0 +1,131 @@
+#include "signal.hpp"
+
+#include "context.hpp"
+#include "device.hpp"
+#include "driver.hpp"
+
+#include <chrono>
+#include <thread>
+#include <vector>
+
+namespace ze_driver {
+
+namespace {
+
+// The words of all signals: pinned host memory mapped for every device,
+// taken in blocks and handed out one word at a time. Blocks are kept until
+// the process ends (a word may still be written by a stream after its
+// signal is gone).
+class Words {
+public:
+    static Words &instance() {
+        static Words *words = new Words; // never destroyed: see above
+        return *words;
+    }
+    uint32_t *take(ze_cuda::CUdeviceptr *device) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (free_.empty()) {
+            void *block = nullptr;
+            checkCuda(cuda().cuMemHostAlloc(&block, kBlockWords * sizeof(uint32_t),
+                                            ze_cuda::CU_MEMHOSTALLOC_PORTABLE |
+                                                ze_cuda::CU_MEMHOSTALLOC_DEVICEMAP));
+            auto *words = static_cast<uint32_t *>(block);
+            for (size_t i = 0; i < kBlockWords; ++i)
+                free_.push_back(words + i);
+        }
+        uint32_t *word = free_.back();
+        checkCuda(cuda().cuMemHostGetDevicePointer(device, word, 0));
+        free_.pop_back();
+        return word;
+    }
+    void give(uint32_t *word) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        free_.push_back(word);
+    }
+
+private:
+    static constexpr size_t kBlockWords = 4096;
+    std::mutex mutex_; // guards free_
+    std::vector<uint32_t *> free_;
+};
+
+} // namespace
+
+Signal::Signal(Context *context, bool) {
+    // Allocating pinned memory needs a current context of the driver.
+    makeCurrent(context->driver()->devices().front().get());
+    word_ = Words::instance().take(&device_);
+    // A word's count only grows, also from one signal to the next that gets
+    // it: a late write meant for the signal before is below every target of
+    // this one.
+    target_.store(*word_ + 1);
+}
+
+Signal::~Signal() {
+    // A stream still waiting for this signal would wait forever: let it go.
+    __atomic_store_n(word_, target_.load() + 1, __ATOMIC_RELEASE);
+    Words::instance().give(const_cast<uint32_t *>(word_));
+}
+
+bool Signal::observe() {
+    uint32_t target = target_.load(std::memory_order_acquire);
+    if (static_cast<int32_t>(__atomic_load_n(word_, __ATOMIC_ACQUIRE) - target) < 0)
+        return false;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!seen_ && target == target_.load(std::memory_order_acquire)) {
+        seen_ = true;
+        start_ = end_ = deviceTimeNs();
+    }
+    return true;
+}
+
+void Signal::set() {
+    uint64_t now = deviceTimeNs();
+    std::lock_guard<std::mutex> lock(mutex_);
+    uint32_t target = target_.load(std::memory_order_acquire);
+    if (static_cast<int32_t>(*word_ - target) >= 0)
+        return; // signalling a signaled event changes nothing
+    __atomic_store_n(word_, target, __ATOMIC_RELEASE);
+    seen_ = true;
+    start_ = end_ = now;
+}
+
+void Signal::reset() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    uint32_t target = target_.load(std::memory_order_acquire);
+    if (static_cast<int32_t>(*word_ - target) < 0)
+        return; // not signaled: nothing to undo
+    target_.store(target + 1, std::memory_order_release);
+    seen_ = false;
+}
+
+bool Signal::isSet() {
+    return observe();
+}
+
+bool Signal::waitFor(uint64_t timeoutNs) {
+    if (observe())
+        return true;
+    // Spin briefly (a command that is about to finish), then poll with short
+    // sleeps: the device's write wakes no one.
+    auto start = std::chrono::steady_clock::now();
+    for (unsigned round = 0;; ++round) {
+        auto waited = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                std::chrono::steady_clock::now() - start)
+                                                .count());
+        if (waited >= timeoutNs)
+            return false;
+        if (round >= 64)
+            std::this_thread::sleep_for(std::chrono::microseconds(round < 1024 ? 10 : 100));
+        if (observe())
+            return true;
+    }
+}
+
+void Signal::timestamps(uint64_t *start, uint64_t *end) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    *start = start_;
+    *end = end_;
+}
+
+} // namespace ze_driver

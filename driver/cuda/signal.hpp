@@ -1,0 +1,65 @@
+// The CUDA backend's Signal (../core/backend.hpp): the two-state completion
+// object behind events and fences, as a word of pinned host memory mapped
+// for the devices. A command sets it with cuStreamWriteValue32 after its
+// work, a stream waits for it with cuStreamWaitValue32, and the host sets,
+// resets and reads it directly.
+//
+// The word holds a count: the signal is set when the word has reached the
+// current target, and a reset moves the target one further, so that a write
+// for an earlier target (a command enqueued before the reset) does not set
+// it again, and a stream waiting for an earlier target is let go by any
+// later set (waits are "greater or equal", wrap-safe). A word's count keeps
+// growing when a later signal gets the word. Host waits poll the word (the
+// device's writes wake no host thread).
+#pragma once
+
+#include "backend_native.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+
+namespace ze_driver {
+
+class Context;
+
+class Signal : public std::enable_shared_from_this<Signal> {
+public:
+    // `timestamps`: the pool's events report when they were set; on this
+    // backend that is when the host first saw the word set (see README.md).
+    Signal(Context *context, bool timestamps);
+    ~Signal();
+    Signal(const Signal &) = delete;
+    Signal &operator=(const Signal &) = delete;
+
+    // Signals now; a no-op when already signaled.
+    void set();
+    void reset();
+    bool isSet();
+    // Waits up to timeoutNs (0 polls, UINT64_MAX forever); true when signaled.
+    bool waitFor(uint64_t timeoutNs);
+    void timestamps(uint64_t *start, uint64_t *end) const;
+    // Event pools are not shared between processes on this backend
+    // (backend::eventPoolIpcSupported), so this is never called.
+    void shareState(std::shared_ptr<std::atomic<uint32_t>>) { fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE); }
+
+    // For the Queue: the word's device address and the value that sets the
+    // signal now (a command's write), or that a wait must see.
+    ze_cuda::CUdeviceptr deviceWord() const { return device_; }
+    uint32_t target() const { return target_.load(std::memory_order_acquire); }
+
+private:
+    // Whether the word has reached the target; the first time it has, the
+    // time is recorded.
+    bool observe();
+
+    volatile uint32_t *word_ = nullptr; // in pinned, device-mapped host memory
+    ze_cuda::CUdeviceptr device_ = 0;
+    std::atomic<uint32_t> target_{1};
+    mutable std::mutex mutex_; // guards what follows
+    bool seen_ = false;        // the host has seen this target reached
+    uint64_t start_ = 0, end_ = 0;
+};
+
+} // namespace ze_driver
