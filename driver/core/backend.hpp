@@ -67,10 +67,11 @@ void finishContext(Context &context);
 // address aligned to `alignment` (0 or a power of two): the allocation's
 // base and native state (the core fills in the rest). `limits` is the
 // allocation's device, or the driver's first for host memory and shared
-// memory without a device. Failure throws.
+// memory without a device. Failure throws; release, called by destructors
+// too, never does.
 Allocation allocate(Context &context, size_t size, size_t alignment, ze_memory_type_t type,
                     Device *limits);
-void release(Context &context, const Allocation &allocation);
+void release(Context &context, const Allocation &allocation) noexcept;
 
 // The entries of the Context, Mem and CommandList tables that are the
 // backend's own (image residency, memory IPC, image copies, launches), after

@@ -27,7 +27,7 @@ Queue::Queue(Context *context, Device *device) : context_(context), device_(devi
 }
 
 Queue::~Queue() {
-    makeCurrent(device_);
+    // cuStreamDestroy needs no current context; nothing here may throw.
     cuda().cuStreamDestroy(stream_);
 }
 

@@ -62,10 +62,12 @@ Allocation backend::allocate(Context &, size_t size, size_t alignment, ze_memory
     return a;
 }
 
-void backend::release(Context &context, const Allocation &a) {
+void backend::release(Context &context, const Allocation &a) noexcept {
     // Freeing takes any current context of the driver: the memory is
-    // unified-addressed.
-    makeCurrent(context.driver()->devices().front().get());
+    // unified-addressed. Called from destructors too: nothing may throw.
+    Device *device = context.driver()->devices().front().get();
+    if (cuda().cuCtxSetCurrent(device->native().primary) != ze_cuda::CUDA_SUCCESS)
+        return;
     if (a.native.host)
         cuda().cuMemFreeHost(a.native.raw);
     else

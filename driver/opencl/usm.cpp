@@ -86,7 +86,7 @@ Allocation backend::allocate(Context &context, size_t size, size_t alignment, ze
     return a;
 }
 
-void backend::release(Context &context, const Allocation &a) {
+void backend::release(Context &context, const Allocation &a) noexcept {
     if (a.native.pages != 0)
         host_pages::release(a.base, a.native.pages, a.native.fd);
     else
