@@ -1,6 +1,6 @@
 // Images: an OpenCL image of the driver's OpenCL context, described by the
 // L0 image descriptor it was created from. Kernels take it as an image
-// argument; the image copy commands (command.cpp) read and write it.
+// argument; the image copy commands (queue.cpp) read and write it.
 #pragma once
 
 #include "backend_native.hpp"
