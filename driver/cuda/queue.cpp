@@ -29,19 +29,21 @@ Queue::Queue(Context *context, Device *device) : context_(context), device_(devi
 Queue::~Queue() {
     // cuStreamDestroy needs no current context; nothing here may throw.
     cuda().cuStreamDestroy(stream_);
+    if (gates_ != nullptr)
+        cuda().cuStreamDestroy(gates_);
 }
 
-void Queue::wait(const std::vector<Event *> &waits) {
+void Queue::wait(ze_cuda::CUstream stream, const std::vector<Event *> &waits) {
     for (Event *event : waits) {
         Signal &signal = event->signal();
         if (!signal.isSet())
-            checkCuda(cuda().cuStreamWaitValue32(stream_, signal.deviceWord(), signal.target(),
+            checkCuda(cuda().cuStreamWaitValue32(stream, signal.deviceWord(), signal.target(),
                                                  ze_cuda::CU_STREAM_WAIT_VALUE_GEQ));
     }
 }
 
-void Queue::write(Signal &signal) {
-    checkCuda(cuda().cuStreamWriteValue32(stream_, signal.deviceWord(), signal.target(),
+void Queue::write(ze_cuda::CUstream stream, Signal &signal) {
+    checkCuda(cuda().cuStreamWriteValue32(stream, signal.deviceWord(), signal.target(),
                                           ze_cuda::CU_STREAM_WRITE_VALUE_DEFAULT));
 }
 
@@ -95,7 +97,7 @@ void Queue::enqueue(const Command &c) {
         c.signal->signal().reset();
         return;
     }
-    wait(c.waits);
+    wait(stream_, c.waits);
     switch (c.type) {
     case Command::Type::Copy:
         if (c.size > 0)
@@ -135,7 +137,7 @@ void Queue::enqueue(const Command &c) {
         }
         std::vector<std::shared_ptr<Signal>> signals;
         for (Event *e : c.queried) {
-            wait({e});
+            wait(stream_, {e});
             signals.push_back(e->sharedSignal());
         }
         auto *dst = static_cast<uint8_t *>(c.dst);
@@ -154,19 +156,29 @@ void Queue::enqueue(const Command &c) {
         break;
     }
     case Command::Type::Barrier:
+        // A barrier with wait events is gated by those events only, not by
+        // the work before it: its signal is written on a stream of its own
+        // that waits for the events. Later commands on this stream still
+        // wait for the events (above) and for the work before (in order).
+        if (!c.waits.empty() && c.signal != nullptr) {
+            if (gates_ == nullptr)
+                checkCuda(cuda().cuStreamCreate(&gates_, ze_cuda::CU_STREAM_NON_BLOCKING));
+            wait(gates_, c.waits);
+            write(gates_, c.signal->signal());
+            return;
+        }
+        break;
     case Command::Type::Signal:
     case Command::Type::Wait:
         // The stream is in order: the waits above and the signal below are
-        // all there is. A barrier with wait events is thereby stricter than
-        // the specification asks (its signal also waits for the work before
-        // it; the OpenCL backend sets it as soon as the events are).
+        // all there is.
         break;
     default:
         // Launches and images (their appends are unsupported on this backend).
         fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
     }
     if (c.signal != nullptr)
-        write(c.signal->signal());
+        write(stream_, c.signal->signal());
 }
 
 void Queue::finish() {
@@ -176,9 +188,9 @@ void Queue::finish() {
 
 void Queue::signalWhenDone(Signal &signal, Signal *also) {
     makeCurrent(device_);
-    write(signal);
+    write(stream_, signal);
     if (also != nullptr)
-        write(*also);
+        write(stream_, *also);
 }
 
 } // namespace ze_driver

@@ -32,9 +32,10 @@ public:
     void signalWhenDone(Signal &signal, Signal *also);
 
 private:
-    // Makes the stream wait for each event of `waits` not set yet.
-    void wait(const std::vector<Event *> &waits);
-    void write(Signal &signal);
+    // Makes `stream` wait for each event of `waits` not set yet.
+    void wait(ze_cuda::CUstream stream, const std::vector<Event *> &waits);
+    // Sets `signal` once `stream` gets there.
+    void write(ze_cuda::CUstream stream, Signal &signal);
     void fill(const Command &c);
     // Runs `task` on the host when the stream reaches it.
     void hostTask(std::function<void()> task);
@@ -42,6 +43,9 @@ private:
     Context *context_;
     Device *device_;
     ze_cuda::CUstream stream_ = nullptr;
+    // Where barriers with wait events signal: gated by those events alone,
+    // not by the work before them on stream_ (made at the first such barrier).
+    ze_cuda::CUstream gates_ = nullptr;
 };
 
 } // namespace ze_driver

@@ -2,7 +2,8 @@
 // loader (the CUDA driver alone): copies between host and device memory,
 // fills of every pattern size on unaligned ranges, region copies, regular
 // lists replayed with fences, immediate lists in both modes, events set by
-// the host releasing work a stream waits for, resets, timestamps. Device
+// the host releasing work a stream waits for, barriers gated by their
+// events, resets, timestamps. Device
 // memory is only ever read back through copies. Without an NVIDIA GPU every
 // test says it skipped.
 #include "cuda_test.hpp"
@@ -208,6 +209,31 @@ TEST_F(CudaLists, StreamsWaitForEventsTheHostSets) {
         ASSERT_EQ(out[i], 7u) << i;
     ASSERT_ZE_SUCCESS(zeEventHostSignal(gate));
     ASSERT_ZE_SUCCESS(zeEventHostSynchronize(done, UINT64_MAX));
+    for (size_t i = 0; i < n; ++i)
+        ASSERT_EQ(out[i], in[i]) << i;
+}
+
+// A barrier with wait events is gated by those events alone: its signal
+// comes once they are set, while work before it still waits for its own
+// event; later work waits for both.
+TEST_F(CudaLists, BarriersWithWaitEventsAreGatedByThoseEventsAlone) {
+    constexpr size_t n = 1 << 12;
+    uint32_t *in = host<uint32_t>(n), *out = host<uint32_t>(n);
+    uint32_t *d = device<uint32_t>(n);
+    for (size_t i = 0; i < n; ++i) {
+        in[i] = uint32_t(i + 11);
+        out[i] = 0;
+    }
+    ze_event_handle_t blocked = event(), gate = event(), passed = event(), after = event();
+    ASSERT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(list_, d, in, n * 4, nullptr, 1, &blocked));
+    ASSERT_ZE_SUCCESS(zeCommandListAppendBarrier(list_, passed, 1, &gate));
+    ASSERT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(list_, out, d, n * 4, after, 0, nullptr));
+    ASSERT_ZE_SUCCESS(zeEventHostSignal(gate));
+    ASSERT_ZE_SUCCESS(zeEventHostSynchronize(passed, 5000000000ull));
+    EXPECT_ZE_RESULT(ZE_RESULT_NOT_READY, zeEventQueryStatus(after));
+    EXPECT_EQ(out[0], 0u); // the copies still wait
+    ASSERT_ZE_SUCCESS(zeEventHostSignal(blocked));
+    ASSERT_ZE_SUCCESS(zeEventHostSynchronize(after, UINT64_MAX));
     for (size_t i = 0; i < n; ++i)
         ASSERT_EQ(out[i], in[i]) << i;
 }
