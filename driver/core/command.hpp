@@ -7,6 +7,8 @@
 
 #include "backend_native.hpp"
 
+#include <algorithm>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -49,5 +51,44 @@ struct Command {
 
     CommandNative native;
 };
+
+// What every backend does with the parts of a command it does not leave to
+// its device API.
+
+// A CopyRegion command, one row at a time: copy(dst, src, bytes) for each row,
+// at the offsets the regions and pitches say (a 2D region may say depth 0, a
+// 1D one height 0: one slice, one row).
+template <class Copy> void forEachRegionRow(const Command &c, Copy &&copy) {
+    if (c.srcRegion.width == 0)
+        return;
+    const auto *src = static_cast<const uint8_t *>(c.src);
+    auto *dst = static_cast<uint8_t *>(c.dst);
+    uint32_t depth = std::max(c.srcRegion.depth, 1u), height = std::max(c.srcRegion.height, 1u);
+    for (uint32_t z = 0; z < depth; ++z)
+        for (uint32_t y = 0; y < height; ++y) {
+            size_t s = size_t(c.srcRegion.originZ + z) * c.srcSlicePitch +
+                       size_t(c.srcRegion.originY + y) * c.srcPitch + c.srcRegion.originX;
+            size_t d = size_t(c.dstRegion.originZ + z) * c.dstSlicePitch +
+                       size_t(c.dstRegion.originY + y) * c.dstPitch + c.dstRegion.originX;
+            copy(dst + d, src + s, size_t(c.srcRegion.width));
+        }
+}
+
+// A QueryTimestamps command's results, once its events' commands are done:
+// each signal's times (zeros for one not set), packed or at `offsets`.
+// `signals` holds shared pointers to the backend's Signal.
+template <class Signals>
+void writeKernelTimestamps(const Signals &signals, uint8_t *dst, const std::vector<size_t> &offsets) {
+    for (size_t i = 0; i < signals.size(); ++i) {
+        ze_kernel_timestamp_result_t r = {};
+        if (signals[i]->isSet()) {
+            uint64_t start, end;
+            signals[i]->timestamps(&start, &end);
+            r.global.kernelStart = r.context.kernelStart = start;
+            r.global.kernelEnd = r.context.kernelEnd = end;
+        }
+        std::memcpy(dst + (offsets.empty() ? i * sizeof(r) : offsets[i]), &r, sizeof(r));
+    }
+}
 
 } // namespace ze_driver

@@ -107,22 +107,11 @@ void Queue::enqueue(const Command &c) {
         if (c.size > 0)
             fill(c);
         break;
-    case Command::Type::CopyRegion: {
-        // One copy per row, as the regions' pitches say.
-        const auto *src = static_cast<const uint8_t *>(c.src);
-        auto *dst = static_cast<uint8_t *>(c.dst);
-        uint32_t depth = std::max(c.srcRegion.depth, 1u), height = std::max(c.srcRegion.height, 1u);
-        for (uint32_t z = 0; z < depth && c.srcRegion.width > 0; ++z)
-            for (uint32_t y = 0; y < height; ++y) {
-                size_t s = size_t(c.srcRegion.originZ + z) * c.srcSlicePitch +
-                           size_t(c.srcRegion.originY + y) * c.srcPitch + c.srcRegion.originX;
-                size_t d = size_t(c.dstRegion.originZ + z) * c.dstSlicePitch +
-                           size_t(c.dstRegion.originY + y) * c.dstPitch + c.dstRegion.originX;
-                checkCuda(cuda().cuMemcpyAsync(address(dst + d), address(src + s),
-                                               c.srcRegion.width, stream_));
-            }
+    case Command::Type::CopyRegion:
+        forEachRegionRow(c, [&](uint8_t *dst, const uint8_t *src, size_t bytes) {
+            checkCuda(cuda().cuMemcpyAsync(address(dst), address(src), bytes, stream_));
+        });
         break;
-    }
     case Command::Type::WriteTimestamp:
     case Command::Type::QueryTimestamps: {
         // Written by the host when the stream gets there: the destination
@@ -142,16 +131,7 @@ void Queue::enqueue(const Command &c) {
         }
         auto *dst = static_cast<uint8_t *>(c.dst);
         hostTask([signals, dst, offsets = c.offsets] {
-            for (size_t i = 0; i < signals.size(); ++i) {
-                ze_kernel_timestamp_result_t r = {};
-                if (signals[i]->isSet()) {
-                    uint64_t start, end;
-                    signals[i]->timestamps(&start, &end);
-                    r.global.kernelStart = r.context.kernelStart = start;
-                    r.global.kernelEnd = r.context.kernelEnd = end;
-                }
-                std::memcpy(dst + (offsets.empty() ? i * sizeof(r) : offsets[i]), &r, sizeof(r));
-            }
+            writeKernelTimestamps(signals, dst, offsets);
         });
         break;
     }

@@ -49,6 +49,12 @@ private:
     std::vector<uint32_t *> free_;
 };
 
+// Whether a word holding `value` has reached `target`: counts wrap, so the
+// difference decides (as cuStreamWaitValue32's "greater or equal" does).
+bool reached(uint32_t value, uint32_t target) {
+    return static_cast<int32_t>(value - target) >= 0;
+}
+
 } // namespace
 
 Signal::Signal(Context *context, bool) {
@@ -69,7 +75,7 @@ Signal::~Signal() {
 
 bool Signal::observe() {
     uint32_t target = target_.load(std::memory_order_acquire);
-    if (static_cast<int32_t>(__atomic_load_n(word_, __ATOMIC_ACQUIRE) - target) < 0)
+    if (!reached(__atomic_load_n(word_, __ATOMIC_ACQUIRE), target))
         return false;
     std::lock_guard<std::mutex> lock(mutex_);
     if (!seen_ && target == target_.load(std::memory_order_acquire)) {
@@ -83,7 +89,7 @@ void Signal::set() {
     uint64_t now = deviceTimeNs();
     std::lock_guard<std::mutex> lock(mutex_);
     uint32_t target = target_.load(std::memory_order_acquire);
-    if (static_cast<int32_t>(*word_ - target) >= 0)
+    if (reached(*word_, target))
         return; // signalling a signaled event changes nothing
     __atomic_store_n(word_, target, __ATOMIC_RELEASE);
     seen_ = true;
@@ -93,7 +99,7 @@ void Signal::set() {
 void Signal::reset() {
     std::lock_guard<std::mutex> lock(mutex_);
     uint32_t target = target_.load(std::memory_order_acquire);
-    if (static_cast<int32_t>(*word_ - target) < 0)
+    if (!reached(*word_, target))
         return; // not signaled: nothing to undo
     target_.store(target + 1, std::memory_order_release);
     seen_ = false;

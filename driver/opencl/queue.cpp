@@ -81,21 +81,9 @@ void enqueueCopyRegion(cl_command_queue queue, const Command &c) {
         checkCl(clEnqueueBarrierWithWaitList(queue, waits.size(), waits.data(), nullptr));
     // One copy per row; the queue is in order, so the rows need no waits of
     // their own and a final marker signals after the last one.
-    const auto *src = static_cast<const uint8_t *>(c.src);
-    auto *dst = static_cast<uint8_t *>(c.dst);
-    // A 2D region may say depth 0, a 1D one height 0: one slice, one row.
-    uint32_t depth = std::max(c.srcRegion.depth, 1u), height = std::max(c.srcRegion.height, 1u);
-    for (uint32_t z = 0; z < depth; ++z) {
-        for (uint32_t y = 0; y < height; ++y) {
-            size_t s = size_t(c.srcRegion.originZ + z) * c.srcSlicePitch +
-                       size_t(c.srcRegion.originY + y) * c.srcPitch + c.srcRegion.originX;
-            size_t d = size_t(c.dstRegion.originZ + z) * c.dstSlicePitch +
-                       size_t(c.dstRegion.originY + y) * c.dstPitch + c.dstRegion.originX;
-            if (c.srcRegion.width > 0)
-                checkCl(clEnqueueSVMMemcpy(queue, CL_FALSE, dst + d, src + s, c.srcRegion.width, 0,
-                                           nullptr, nullptr));
-        }
-    }
+    forEachRegionRow(c, [&](uint8_t *dst, const uint8_t *src, size_t bytes) {
+        checkCl(clEnqueueSVMMemcpy(queue, CL_FALSE, dst, src, bytes, 0, nullptr, nullptr));
+    });
     enqueueMarker(queue, WaitList({}), c.signal);
 }
 
@@ -176,19 +164,8 @@ void enqueueQueryTimestamps(cl_command_queue queue, const Command &c) {
         signals.push_back(e->sharedSignal());
     auto *dst = static_cast<uint8_t *>(c.dst);
     std::vector<size_t> offsets = c.offsets;
-    enqueueHostTask(queue, waits, c.signal, [signals, dst, offsets] {
-        for (size_t i = 0; i < signals.size(); ++i) {
-            ze_kernel_timestamp_result_t r = {};
-            if (signals[i]->isSet()) {
-                uint64_t start, end;
-                signals[i]->timestamps(&start, &end);
-                r.global.kernelStart = r.context.kernelStart = start;
-                r.global.kernelEnd = r.context.kernelEnd = end;
-            }
-            size_t at = offsets.empty() ? i * sizeof(r) : offsets[i];
-            std::memcpy(dst + at, &r, sizeof(r));
-        }
-    });
+    enqueueHostTask(queue, waits, c.signal,
+                    [signals, dst, offsets] { writeKernelTimestamps(signals, dst, offsets); });
 }
 
 // OpenCL has no indirect dispatch: the group counts can only be read once
