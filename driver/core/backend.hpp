@@ -23,7 +23,11 @@ namespace ze_driver {
 class Context;
 class Device;
 class Driver;
+class Kernel;
+class Module;
 struct Allocation;
+struct SpecConstant;
+enum class ArgKind;
 
 // A device's properties as Level Zero reports them, found once by the
 // backend's discovery. The core hands them out keeping each caller's
@@ -73,6 +77,35 @@ Allocation allocate(Context &context, size_t size, size_t alignment, ze_memory_t
                     Device *limits);
 void release(Context &context, const Allocation &allocation) noexcept;
 
+// Builds `module` for its device from the application's input (SPIR-V or
+// this backend's native binary, `format` already checked), with the build
+// flags and the values of the specialization constants the module declares:
+// fills the module's native state and its kernels' metadata. Returns
+// ZE_RESULT_SUCCESS or why it failed (for SPIR-V, INVALID_ARGUMENT means the
+// input is not SPIR-V at all), with the build log in `log` either way.
+ze_result_t buildModule(Module &module, ze_module_format_t format, const uint8_t *input,
+                        size_t size, const std::string &flags,
+                        const std::vector<SpecConstant> &specConstants, std::string *log);
+// What zeModuleGetNativeBinary returns: what buildModule takes back as
+// ZE_MODULE_FORMAT_NATIVE.
+std::vector<uint8_t> nativeBinary(const Module &module);
+
+// Makes `kernel`'s native state (its module's kernel of its name); returns
+// the most work-items a group of it may have.
+size_t initKernel(Kernel &kernel);
+// The kernel's local (shared) memory of its own and private memory per
+// work-item, in bytes.
+void kernelMemory(const Kernel &kernel, uint32_t *local, uint32_t *priv);
+// The bytes an image or sampler argument passes for the application's
+// handle (ArgKind::Image or Sampler).
+std::vector<uint8_t> objectArgument(ArgKind kind, void *handle);
+// Whether launches take a global offset (zeKernelSetGlobalOffsetExp other
+// than zero) and group counts read from memory when they run
+// (zeCommandListAppendLaunch*Indirect); where not, those are
+// ZE_RESULT_ERROR_UNSUPPORTED_FEATURE when appended.
+extern const bool kGlobalOffsets;
+extern const bool kIndirectLaunches;
+
 // The entries of the Context, Mem and CommandList tables that are the
 // backend's own (image residency, memory IPC, image copies, launches), after
 // the core filled in its entries.
@@ -87,11 +120,13 @@ bool eventPoolIpcSupported();
 
 // Besides this file, a backend provides, on the library's include path:
 // backend_native.hpp (DriverNative, DeviceNative, ContextNative,
-// AllocationNative, CommandNative), signal.hpp (class Signal: the two-state
+// AllocationNative, ModuleNative, KernelNative, CommandNative), signal.hpp (class Signal: the two-state
 // completion object behind events and fences, made with Signal(Context *,
 // bool timestamps): set, reset, isSet, waitFor, timestamps, shareState) and queue.hpp (class Queue: an in-order queue of a device,
-// made with Queue(Context *, Device *): enqueue(const Command &), flush,
-// finish, signalWhenDone(Signal &, Signal *also)).
+// made with Queue(Context *, Device *): enqueue(const Command &),
+// launch(Kernel *, const ze_group_count_t &, Event *signal, waits) with the
+// kernel's current values (immediate lists), flush, finish,
+// signalWhenDone(Signal &, Signal *also)).
 
 } // namespace backend
 

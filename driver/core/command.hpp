@@ -1,20 +1,22 @@
 // A command of a command list: what an append recorded, replayed by a regular
 // list at execution and enqueued at once by an immediate one, through its
 // backend's Queue (the backend's queue.hpp). The backend's own parts of a
-// command (image regions, launches until kernels are the core's) are its
-// CommandNative (backend_native.hpp).
+// command (image regions) are its CommandNative (backend_native.hpp).
 #pragma once
 
 #include "backend_native.hpp"
+#include "kernel_launch.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace ze_driver {
 
 class Event;
+class Kernel;
 
 struct Command {
     enum class Type {
@@ -36,6 +38,19 @@ struct Command {
     Type type = Type::Barrier;
     Event *signal = nullptr;
     std::vector<Event *> waits;
+
+    // Launch, LaunchIndirect. Regular lists own a snapshot of the arguments;
+    // immediate lists point at the kernel's current values, which are used
+    // before the append returns.
+    Kernel *kernel = nullptr;
+    std::shared_ptr<const KernelLaunch> launch;
+    ze_group_count_t groups = {1, 1, 1};
+    const ze_group_count_t *indirectGroups = nullptr; // read when the launch runs
+    // LaunchIndirect of several kernels (AppendLaunchMultipleKernelsIndirect):
+    // `batch` replaces kernel/launch, indirectGroups is an array, and
+    // *indirectCount (read when the launch runs) says how many of them run.
+    std::vector<std::pair<Kernel *, std::shared_ptr<const KernelLaunch>>> batch;
+    const uint32_t *indirectCount = nullptr;
 
     // Copy, Fill, CopyRegion, WriteTimestamp, QueryTimestamps, images
     void *dst = nullptr;

@@ -401,6 +401,7 @@ zeGetCommandListProcAddrTable(ze_api_version_t version, ze_command_list_dditable
     t->pfnAppendWaitOnEvents = zeCommandListAppendWaitOnEvents;
     t->pfnAppendEventReset = zeCommandListAppendEventReset;
     t->pfnAppendQueryKernelTimestamps = zeCommandListAppendQueryKernelTimestamps;
+    setLaunchAppends(t);
     backend::completeCommandListTable(t);
     return ZE_RESULT_SUCCESS;
 }

@@ -11,6 +11,8 @@
 #include <mutex>
 #include <vector>
 
+struct _ze_command_list_dditable_t;
+
 namespace ze_driver {
 
 class Context;
@@ -59,7 +61,8 @@ private:
         mutex_; // serialises appends of an immediate list (its queue order is the list's order)
 };
 
-// For the backend's appends: the list behind a handle, an event of its
+// For the appends outside command_list.cpp (launch_appends.cpp, the
+// backend's image appends): the list behind a handle, an event of its
 // context (wait events must be), the optional signal event (of any context
 // of the driver), and a command with both.
 CommandList *listOf(ze_command_list_handle_t h);
@@ -68,5 +71,8 @@ Event *signalOf(ze_event_handle_t hSignal);
 std::vector<Event *> waitsOf(CommandList *list, uint32_t numWaits, ze_event_handle_t *phWaits);
 Command makeCommand(CommandList *list, Command::Type type, ze_event_handle_t hSignal,
                     uint32_t numWaits, ze_event_handle_t *phWaits);
+
+// The launch entries of the CommandList table (launch_appends.cpp).
+void setLaunchAppends(_ze_command_list_dditable_t *table);
 
 } // namespace ze_driver

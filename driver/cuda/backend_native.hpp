@@ -24,8 +24,25 @@ struct DeviceNative {
 // runtime's do), so memory of one context is usable in any other.
 struct ContextNative {};
 
-// Commands need nothing of this backend's own yet (launches and images are
-// not supported on it).
+// A module is a CUDA module of the device's primary context, loaded from the
+// PTX that ptx_translator.cpp makes of the SPIR-V.
+struct ModuleNative {
+    ze_cuda::CUmodule module = nullptr;
+    ze_cuda::CUcontext context = nullptr; // where it is loaded
+    ModuleNative() = default;
+    ModuleNative(const ModuleNative &) = delete;
+    ModuleNative &operator=(const ModuleNative &) = delete;
+    ~ModuleNative();
+};
+
+// A kernel is a function of its module; a launch passes its arguments as
+// cuLaunchKernel's parameter array.
+struct KernelNative {
+    ze_cuda::CUfunction function = nullptr;
+    uint32_t staticShared = 0; // bytes of __local variables the kernel declares itself
+};
+
+// Commands need nothing of this backend's own (there are no images on it).
 struct CommandNative {};
 
 struct AllocationNative {

@@ -48,6 +48,7 @@ const CudaApi *loadCudaApi(std::string *why) {
         find(api.cuModuleLoadDataEx, "cuModuleLoadDataEx");
         find(api.cuModuleGetFunction, "cuModuleGetFunction");
         find(api.cuModuleUnload, "cuModuleUnload");
+        find(api.cuFuncGetAttribute, "cuFuncGetAttribute");
         find(api.cuMemAlloc, "cuMemAlloc_v2");
         find(api.cuMemFree, "cuMemFree_v2");
         find(api.cuMemHostAlloc, "cuMemHostAlloc");

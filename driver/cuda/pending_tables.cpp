@@ -1,6 +1,6 @@
-// The Level Zero tables the CUDA backend does not fill yet: modules, kernels,
-// images, samplers, physical and virtual memory. The loader refuses a driver that lacks one of them, so they are
-// exported empty, which the loader reports as unsupported; each goes away
+// The Level Zero tables the CUDA backend does not fill yet: images,
+// samplers, physical and virtual memory. The loader refuses a driver that
+// lacks one of them, so they are exported empty, which the loader reports as unsupported; each goes away
 // when the core's implementation of its objects runs on this backend (see
 // README.md, "Next steps").
 #include "object.hpp"
@@ -12,22 +12,6 @@ namespace ze_driver {
 extern "C" {
 ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetImageProcAddrTable(ze_api_version_t v,
                                                         ze_image_dditable_t *t) {
-    return emptyTable(v, t);
-}
-ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetKernelProcAddrTable(ze_api_version_t v,
-                                                        ze_kernel_dditable_t *t) {
-    return emptyTable(v, t);
-}
-ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetKernelExpProcAddrTable(ze_api_version_t v,
-                                                        ze_kernel_exp_dditable_t *t) {
-    return emptyTable(v, t);
-}
-ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetModuleProcAddrTable(ze_api_version_t v,
-                                                        ze_module_dditable_t *t) {
-    return emptyTable(v, t);
-}
-ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetModuleBuildLogProcAddrTable(ze_api_version_t v,
-                                                        ze_module_build_log_dditable_t *t) {
     return emptyTable(v, t);
 }
 ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetPhysicalMemProcAddrTable(ze_api_version_t v,

@@ -3,6 +3,8 @@
 #include "context.hpp"
 #include "device.hpp"
 #include "event.hpp"
+#include "kernel.hpp"
+#include "module.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -88,6 +90,63 @@ void Queue::fill(const Command &c) {
             cuda().cuMemcpyDtoDAsync(dst + done, dst, std::min(done, c.size - done), stream_));
 }
 
+// The parameters are the kernel's arguments as the translator left them:
+// values and USM pointers as they are, each __local pointer a 64-bit byte
+// offset into the launch's dynamic shared memory, which holds them all
+// (each at a multiple of 16 bytes: the alignment of the largest access the
+// NVPTX backend makes, a 16-byte vector).
+void Queue::launchKernel(Kernel &kernel, const KernelLaunch &launch,
+                         const ze_group_count_t &groups) {
+    check(kernel.module()->device() == device_, ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    const KernelInfo &info = kernel.info();
+    const size_t n = launch.args.size();
+    constexpr size_t kInline = 32;
+    void *inlineParams[kInline];
+    uint64_t inlineOffsets[kInline];
+    std::vector<void *> heapParams;
+    std::vector<uint64_t> heapOffsets;
+    void **params = inlineParams;
+    uint64_t *offsets = inlineOffsets;
+    if (n > kInline) {
+        heapParams.resize(n);
+        heapOffsets.resize(n);
+        params = heapParams.data();
+        offsets = heapOffsets.data();
+    }
+    uint64_t shared = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const ArgValue &a = launch.args[i];
+        if (info.args[i].kind == ArgKind::LocalPointer) {
+            shared = (shared + 15) / 16 * 16;
+            offsets[i] = shared;
+            shared += a.localSize;
+            params[i] = &offsets[i];
+        } else {
+            params[i] = const_cast<uint8_t *>(a.bytes.data());
+        }
+    }
+    // The kernel's own __local variables and its arguments' share one limit.
+    check(shared + kernel.native().staticShared <= device_->localMemSize(),
+          ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    const ze_device_compute_properties_t &limits = device_->info().compute;
+    check(groups.groupCountX <= limits.maxGroupCountX && groups.groupCountY <= limits.maxGroupCountY &&
+              groups.groupCountZ <= limits.maxGroupCountZ,
+          ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    checkCuda(cuda().cuLaunchKernel(kernel.native().function, groups.groupCountX,
+                                    groups.groupCountY, groups.groupCountZ, launch.groupSize[0],
+                                    launch.groupSize[1], launch.groupSize[2],
+                                    static_cast<unsigned>(shared), stream_, params, nullptr));
+}
+
+void Queue::launch(Kernel *kernel, const ze_group_count_t &groups, Event *signal,
+                   const std::vector<Event *> &waits) {
+    makeCurrent(device_);
+    wait(stream_, waits);
+    launchKernel(*kernel, kernel->launch(), groups);
+    if (signal != nullptr)
+        write(stream_, signal->signal());
+}
+
 void Queue::enqueue(const Command &c) {
     makeCurrent(device_);
     if (c.type == Command::Type::Reset) {
@@ -99,6 +158,9 @@ void Queue::enqueue(const Command &c) {
     }
     wait(stream_, c.waits);
     switch (c.type) {
+    case Command::Type::Launch:
+        launchKernel(*c.kernel, *c.launch, c.groups);
+        break;
     case Command::Type::Copy:
         if (c.size > 0)
             checkCuda(cuda().cuMemcpyAsync(address(c.dst), address(c.src), c.size, stream_));
@@ -154,7 +216,8 @@ void Queue::enqueue(const Command &c) {
         // all there is.
         break;
     default:
-        // Launches and images (their appends are unsupported on this backend).
+        // Indirect launches and images (their appends are unsupported on
+        // this backend).
         fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
     }
     if (c.signal != nullptr)

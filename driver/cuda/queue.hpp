@@ -1,7 +1,7 @@
 // The CUDA backend's Queue (../core/backend.hpp): a CUDA stream of a device,
 // onto which commands become stream work (queue.cpp): waits as
-// cuStreamWaitValue32 on the events' words, the work, then the signal's word
-// written with cuStreamWriteValue32.
+// cuStreamWaitValue32 on the events' words, the work (copies, fills,
+// kernels), then the signal's word written with cuStreamWriteValue32.
 #pragma once
 
 #include "backend_native.hpp"
@@ -15,7 +15,9 @@ namespace ze_driver {
 class Context;
 class Device;
 class Event;
+class Kernel;
 class Signal;
+struct KernelLaunch;
 
 class Queue {
 public:
@@ -26,6 +28,10 @@ public:
     Queue &operator=(const Queue &) = delete;
 
     void enqueue(const Command &command);
+    // A launch with the kernel's current arguments, without a Command: what
+    // immediate lists launch with.
+    void launch(Kernel *kernel, const ze_group_count_t &groups, Event *signal,
+                const std::vector<Event *> &waits);
     // Work is submitted as it is enqueued.
     void flush() {}
     void finish();
@@ -37,6 +43,8 @@ private:
     // Sets `signal` once `stream` gets there.
     void write(ze_cuda::CUstream stream, Signal &signal);
     void fill(const Command &c);
+    // cuLaunchKernel of `kernel` with `launch`'s values on stream_.
+    void launchKernel(Kernel &kernel, const KernelLaunch &launch, const ze_group_count_t &groups);
     // Runs `task` on the host when the stream reaches it.
     void hostTask(std::function<void()> task);
 

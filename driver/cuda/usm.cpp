@@ -93,12 +93,8 @@ void backend::completeMemTable(ze_mem_dditable_t *t) {
     setUnsupported(t->pfnCloseIpcHandle);
 }
 
-// Kernels do not run on this backend yet, and there are no images.
+// There are no images on this backend.
 void backend::completeCommandListTable(ze_command_list_dditable_t *t) {
-    setUnsupported(t->pfnAppendLaunchKernel);
-    setUnsupported(t->pfnAppendLaunchCooperativeKernel);
-    setUnsupported(t->pfnAppendLaunchKernelIndirect);
-    setUnsupported(t->pfnAppendLaunchMultipleKernelsIndirect);
     setUnsupported(t->pfnAppendImageCopy);
     setUnsupported(t->pfnAppendImageCopyRegion);
     setUnsupported(t->pfnAppendImageCopyToMemory);

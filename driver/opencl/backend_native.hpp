@@ -5,6 +5,7 @@
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 300
 #endif
+#include "kernel_launch.hpp"
 #include "object.hpp"
 #include "virtual_memory.hpp"
 
@@ -47,25 +48,32 @@ struct AllocationNative {
     int fd = -1;         // host pages: the memory file once exported (-1 before)
 };
 
-class Kernel;
-struct KernelLaunch;
+// A module is an OpenCL program built for its device.
+struct ModuleNative {
+    cl_program program = nullptr;
+    ModuleNative() = default;
+    ModuleNative(const ModuleNative &) = delete;
+    ModuleNative &operator=(const ModuleNative &) = delete;
+    ~ModuleNative();
+};
 
-// A command's parts that are this backend's (../core/command.hpp): launches
-// (kernels are still the backend's) and image regions.
+// A kernel is a cl_kernel, whose argument state is shared by every launch:
+// launches set their values on it and enqueue it under `mutex`.
+struct KernelNative {
+    cl_kernel cl = nullptr;
+    std::mutex mutex;
+    // The values last set on the cl_kernel: setting an argument costs about
+    // as much as the launch on PoCL, so unchanged ones are not set again.
+    std::vector<ArgValue> applied;
+    KernelNative() = default;
+    KernelNative(const KernelNative &) = delete;
+    KernelNative &operator=(const KernelNative &) = delete;
+    ~KernelNative();
+};
+
+// A command's parts that are this backend's (../core/command.hpp): image
+// regions.
 struct CommandNative {
-    // Launch, LaunchIndirect. Regular lists own a snapshot of the arguments;
-    // immediate lists point at the kernel's current values, which are used
-    // before the append returns.
-    Kernel *kernel = nullptr;
-    std::shared_ptr<const KernelLaunch> launch;
-    ze_group_count_t groups = {1, 1, 1};
-    const ze_group_count_t *indirectGroups = nullptr; // read when the launch runs
-    // LaunchIndirect of several kernels (AppendLaunchMultipleKernelsIndirect):
-    // `batch` replaces kernel/launch, indirectGroups is an array, and
-    // *indirectCount (read when the launch runs) says how many of them run.
-    std::vector<std::pair<Kernel *, std::shared_ptr<const KernelLaunch>>> batch;
-    const uint32_t *indirectCount = nullptr;
-
     // ImageCopy, ImageToMemory, ImageFromMemory: OpenCL's origins and
     // region (in pixels; slices of arrays in the last dimension), and the
     // memory side's pitches in bytes (0: rows and slices packed).

@@ -1,6 +1,7 @@
 // Images on OpenCL images, and the Image DDI table.
 #include "image.hpp"
 
+#include "backend.hpp"
 #include "command_list.hpp"
 #include "context.hpp"
 #include "device.hpp"
@@ -437,7 +438,8 @@ ze_result_t ZE_APICALL zeCommandListAppendImageCopyFromMemoryExt(
 
 } // namespace
 
-void setImageAppends(ze_command_list_dditable_t *t) {
+// What this backend adds to the core's CommandList table: the image copies.
+void backend::completeCommandListTable(ze_command_list_dditable_t *t) {
     t->pfnAppendImageCopy = zeCommandListAppendImageCopy;
     t->pfnAppendImageCopyRegion = zeCommandListAppendImageCopyRegion;
     t->pfnAppendImageCopyToMemory = zeCommandListAppendImageCopyToMemory;

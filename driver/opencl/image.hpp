@@ -47,7 +47,4 @@ private:
     uint64_t id_;
 };
 
-// The image copies of the CommandList table (image.cpp).
-void setImageAppends(ze_command_list_dditable_t *table);
-
 } // namespace ze_driver

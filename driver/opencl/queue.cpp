@@ -8,6 +8,7 @@
 #include "device.hpp"
 #include "event.hpp"
 #include "kernel.hpp"
+#include "kernel_enqueue.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -204,13 +205,13 @@ void enqueueIndirectLaunch(cl_command_queue queue, const Command &c) {
     clFlush(queue);
     // The thread owns copies of the arguments (an immediate list's launch
     // points at the kernel's current values, which may change meanwhile).
-    auto batch = c.native.batch;
+    auto batch = c.batch;
     if (batch.empty())
-        batch.emplace_back(c.native.kernel, c.native.launch);
+        batch.emplace_back(c.kernel, c.launch);
     for (auto &entry : batch)
         entry.second = std::make_shared<const KernelLaunch>(*entry.second);
-    const ze_group_count_t *groups = c.native.indirectGroups;
-    const uint32_t *count = c.native.indirectCount;
+    const ze_group_count_t *groups = c.indirectGroups;
+    const uint32_t *count = c.indirectCount;
     clRetainContext(context);
     std::thread([=] {
         if (clWaitForEvents(1, &turn) == CL_SUCCESS) {
@@ -223,8 +224,8 @@ void enqueueIndirectLaunch(cl_command_queue queue, const Command &c) {
                     n = std::min<size_t>(n, *count);
                 try {
                     for (size_t i = 0; i < n; ++i)
-                        batch[i].first->enqueue(own, *batch[i].second, groups[i], 0, nullptr,
-                                                false);
+                        enqueueKernel(own, *batch[i].first, *batch[i].second, groups[i], 0, nullptr,
+                                      false);
                 } catch (...) {
                     // Nothing to report to: L0 has no error state for a launch.
                 }
@@ -244,15 +245,15 @@ void enqueueLaunch(cl_command_queue queue, Kernel *kernel, const KernelLaunch &l
                    const ze_group_count_t &groups, Event *signal,
                    const std::vector<Event *> &waitEvents) {
     WaitList waits(waitEvents);
-    cl_event ev = kernel->enqueue(queue, launch, groups, waits.size(), waits.data(),
-                                  signal != nullptr);
+    cl_event ev = enqueueKernel(queue, *kernel, launch, groups, waits.size(), waits.data(),
+                                signal != nullptr);
     finishSignal(signal, ev);
 }
 
 void enqueueCommand(cl_command_queue queue, const Command &c) {
     switch (c.type) {
     case Command::Type::Launch:
-        enqueueLaunch(queue, c.native.kernel, *c.native.launch, c.native.groups, c.signal, c.waits);
+        enqueueLaunch(queue, c.kernel, *c.launch, c.groups, c.signal, c.waits);
         break;
     case Command::Type::LaunchIndirect:
         enqueueIndirectLaunch(queue, c);

@@ -1,11 +1,11 @@
-// Modules, module build logs and their DDI tables. Building is the program
-// library's job (program/program_builder.hpp); this file maps it onto L0.
+// Modules, module build logs and their DDI tables. Building is the backend's
+// job (backend::buildModule); this file maps it onto L0.
 #include "module.hpp"
 
+#include "backend.hpp"
 #include "context.hpp"
 #include "device.hpp"
 #include "driver.hpp"
-#include "options.hpp"
 
 #include "program/spirv_words.hpp"
 
@@ -17,14 +17,10 @@
 
 namespace ze_driver {
 
-Module::Module(Context *context, Device *device, ProgramBuildResult built)
-    : Object(kTag), context_(context), device_(device), program_(built.program),
-      kernels_(std::move(built.kernels)) {}
+Module::Module(Context *context, Device *device)
+    : Object(kTag), context_(context), device_(device) {}
 
-Module::~Module() {
-    if (program_ != nullptr)
-        clReleaseProgram(program_);
-}
+Module::~Module() = default;
 
 const KernelInfo *Module::findKernel(const char *name) const {
     for (const KernelInfo &k : kernels_)
@@ -118,44 +114,28 @@ ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext, ze_device_ha
         notNull(desc->pInputModule);
         check(desc->inputSize > 0, ZE_RESULT_ERROR_INVALID_SIZE);
         std::string flags = desc->pBuildFlags != nullptr ? desc->pBuildFlags : "";
-        if (!options().buildOptions.empty())
-            flags += " " + options().buildOptions;
-        ProgramBuildResult built;
-        switch (desc->format) {
-        case ZE_MODULE_FORMAT_IL_SPIRV:
-            built = buildFromSpirv(context->native().cl, device->native().id, desc->pInputModule, desc->inputSize,
-                                   flags.c_str(), specConstants(desc));
-            // The pointers and the size were checked above: whatever else is
-            // wrong with the input (not SPIR-V at all, truncated, invalid) is
-            // a module that does not build, as with Intel's driver.
-            if (built.result == ZE_RESULT_ERROR_INVALID_ARGUMENT)
-                built.result = ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
-            break;
-        case ZE_MODULE_FORMAT_NATIVE:
-            built = buildFromNative(context->native().cl, device->native().id, desc->pInputModule,
-                                    desc->inputSize, flags.c_str());
-            break;
-        default:
-            return ZE_RESULT_ERROR_INVALID_ENUMERATION;
-        }
+        check(desc->format == ZE_MODULE_FORMAT_IL_SPIRV || desc->format == ZE_MODULE_FORMAT_NATIVE,
+              ZE_RESULT_ERROR_INVALID_ENUMERATION);
+        std::vector<SpecConstant> constants;
+        if (desc->format == ZE_MODULE_FORMAT_IL_SPIRV)
+            constants = specConstants(desc);
+        auto module = std::make_unique<Module>(context, device);
+        std::string text;
+        ze_result_t result = backend::buildModule(*module, desc->format, desc->pInputModule,
+                                                  desc->inputSize, flags, constants, &text);
+        // The pointers and the size were checked above: whatever else is
+        // wrong with SPIR-V input (not SPIR-V at all, truncated, invalid) is
+        // a module that does not build, as with Intel's driver.
+        if (desc->format == ZE_MODULE_FORMAT_IL_SPIRV && result == ZE_RESULT_ERROR_INVALID_ARGUMENT)
+            result = ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
         // The log is handed out on success and on failure alike.
         std::unique_ptr<ModuleBuildLog> log;
         if (phBuildLog != nullptr)
-            log = std::make_unique<ModuleBuildLog>(built.log);
-        if (built.result != ZE_RESULT_SUCCESS) {
-            if (built.program != nullptr)
-                clReleaseProgram(built.program);
+            log = std::make_unique<ModuleBuildLog>(std::move(text));
+        if (result != ZE_RESULT_SUCCESS) {
             if (log)
                 *phBuildLog = toHandle<ModuleBuildLog, ze_module_build_log_handle_t>(log.release());
-            return built.result;
-        }
-        cl_program program = built.program;
-        std::unique_ptr<Module> module;
-        try {
-            module = std::make_unique<Module>(context, device, std::move(built));
-        } catch (...) {
-            clReleaseProgram(program);
-            throw;
+            return result;
         }
         *phModule = toHandle<Module, ze_module_handle_t>(module.release());
         if (log)
@@ -190,8 +170,7 @@ ze_result_t ZE_APICALL zeModuleGetNativeBinary(ze_module_handle_t hModule, size_
     return boundary(__func__, [&] {
         Module *module = fromHandle<Module>(hModule);
         notNull(pSize);
-        std::vector<uint8_t> blob =
-            serializeNative(module->program(), module->device()->native().id, module->kernels());
+        std::vector<uint8_t> blob = backend::nativeBinary(*module);
         check(!blob.empty(), ZE_RESULT_ERROR_UNKNOWN);
         if (pModuleNativeBinary == nullptr) {
             *pSize = blob.size();
@@ -230,8 +209,8 @@ ze_result_t ZE_APICALL zeModuleGetProperties(ze_module_handle_t hModule,
     });
 }
 
-// OpenCL has no portable way to get a program-scope variable's or a
-// function's address.
+// Neither backend hands out a program-scope variable's or a function's
+// address yet.
 ze_result_t ZE_APICALL zeModuleGetGlobalPointer(ze_module_handle_t hModule, const char *name,
                                                 size_t *, void **) {
     return boundary(__func__, [&] {

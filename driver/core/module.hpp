@@ -1,5 +1,5 @@
-// Modules (a built OpenCL program and its kernels' argument metadata) and
-// module build logs.
+// Modules (a program built for one device by the backend, and its kernels'
+// argument metadata) and module build logs.
 #pragma once
 
 #include "backend_native.hpp"
@@ -17,21 +17,24 @@ class Module : public Object, public Counted<Module> {
 public:
     static constexpr Tag kTag = Tag::Module;
 
-    Module(Context *context, Device *device, ProgramBuildResult built);
+    // Empty until the backend builds it (backend::buildModule).
+    Module(Context *context, Device *device);
     ~Module();
 
     Context *context() const { return context_; }
     Device *device() const { return device_; }
-    cl_program program() const { return program_; }
+    ModuleNative &native() { return native_; }
+    const ModuleNative &native() const { return native_; }
     const std::vector<KernelInfo> &kernels() const { return kernels_; }
+    void setKernels(std::vector<KernelInfo> kernels) { kernels_ = std::move(kernels); }
     // The kernel's metadata, or null when the module has no such kernel.
     const KernelInfo *findKernel(const char *name) const;
 
 private:
     Ref<Context> context_;
     Device *device_;
-    cl_program program_;
     std::vector<KernelInfo> kernels_;
+    ModuleNative native_; // released first: it may need the context
 };
 
 class ModuleBuildLog : public Object {

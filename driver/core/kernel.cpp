@@ -1,10 +1,9 @@
 // Kernels and the Kernel DDI tables (core and the global-offset extension).
 #include "kernel.hpp"
 
+#include "backend.hpp"
 #include "device.hpp"
-#include "image.hpp"
 #include "module.hpp"
-#include "sampler.hpp"
 
 #include <level_zero/ze_ddi.h>
 
@@ -20,24 +19,7 @@ Kernel::Kernel(Module *module, const KernelInfo *info)
     for (int i = 0; i < 3; ++i)
         if (info->requiredGroupSize[i] != 0)
             launch_.groupSize[i] = info->requiredGroupSize[i];
-}
-
-Kernel::~Kernel() {
-    if (cl_ != nullptr)
-        clReleaseKernel(cl_);
-}
-
-void Kernel::init() {
-    cl_int err = CL_SUCCESS;
-    cl_ = clCreateKernel(module_->program(), info_->name.c_str(), &err);
-    checkCl(err);
-    size_t wg = 0;
-    if (clGetKernelWorkGroupInfo(cl_, module_->device()->native().id, CL_KERNEL_WORK_GROUP_SIZE,
-                                 sizeof(wg), &wg, nullptr) == CL_SUCCESS &&
-        wg > 0)
-        maxGroupSize_ = wg;
-    else
-        maxGroupSize_ = module_->device()->maxGroupSize();
+    maxGroupSize_ = backend::initKernel(*this);
 }
 
 void Kernel::setArgument(uint32_t index, size_t size, const void *value) {
@@ -47,7 +29,7 @@ void Kernel::setArgument(uint32_t index, size_t size, const void *value) {
     switch (arg.kind) {
     case ArgKind::GlobalPointer:
     case ArgKind::ConstantPointer:
-        // The value is a USM pointer (or null); OpenCL gets it as an SVM pointer.
+        // The value is a USM pointer (or null).
         check(size == sizeof(void *), ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
         v.bytes.resize(sizeof(void *), 0);
         if (value != nullptr)
@@ -55,7 +37,7 @@ void Kernel::setArgument(uint32_t index, size_t size, const void *value) {
         break;
     case ArgKind::LocalPointer:
         // L0 passes local memory as a null value with a size. More than the
-        // device has is refused here: PoCL aborts the process on it.
+        // device has is refused here (PoCL aborts the process on it).
         check(size > 0 && size <= module_->device()->localMemSize(),
               ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
         v.localSize = size;
@@ -76,20 +58,11 @@ void Kernel::setArgument(uint32_t index, size_t size, const void *value) {
         break;
     }
     case ArgKind::Image:
-    case ArgKind::Sampler: {
-        // The value is the handle; OpenCL gets the cl_mem or cl_sampler
-        // behind it, set like a value.
+    case ArgKind::Sampler:
+        // The value is the handle; the backend says what the kernel gets.
         check(size == sizeof(void *), ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
-        void *handle = *static_cast<void *const *>(notNull(value));
-        void *object;
-        if (arg.kind == ArgKind::Image)
-            object = fromHandle<Image>(static_cast<ze_image_handle_t>(handle))->cl();
-        else
-            object = fromHandle<Sampler>(static_cast<ze_sampler_handle_t>(handle))->cl();
-        v.bytes.assign(reinterpret_cast<const uint8_t *>(&object),
-                       reinterpret_cast<const uint8_t *>(&object) + sizeof(object));
+        v.bytes = backend::objectArgument(arg.kind, *static_cast<void *const *>(notNull(value)));
         break;
-    }
     }
     v.set = true;
     launch_.args[index] = std::move(v);
@@ -136,13 +109,13 @@ void Kernel::suggestGroupSize(const uint32_t global[3], uint32_t out[3]) const {
 }
 
 void Kernel::setGlobalOffset(uint32_t x, uint32_t y, uint32_t z) {
+    check(backend::kGlobalOffsets || (x | y | z) == 0, ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
     launch_.offset[0] = x;
     launch_.offset[1] = y;
     launch_.offset[2] = z;
 }
 
 void Kernel::getProperties(ze_kernel_properties_t *p) const {
-    cl_device_id device = module_->device()->native().id;
     p->numKernelArgs = static_cast<uint32_t>(info_->args.size());
     p->requiredGroupSizeX = info_->requiredGroupSize[0];
     p->requiredGroupSizeY = info_->requiredGroupSize[1];
@@ -153,11 +126,7 @@ void Kernel::getProperties(ze_kernel_properties_t *p) const {
     p->maxSubgroupSize = *std::max_element(sizes.begin(), sizes.end());
     p->maxNumSubgroups =
         static_cast<uint32_t>(maxGroupSize_ / std::max<uint32_t>(1, p->maxSubgroupSize));
-    cl_ulong local = 0, priv = 0;
-    clGetKernelWorkGroupInfo(cl_, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof(local), &local, nullptr);
-    clGetKernelWorkGroupInfo(cl_, device, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof(priv), &priv, nullptr);
-    p->localMemSize = static_cast<uint32_t>(local);
-    p->privateMemSize = static_cast<uint32_t>(priv);
+    backend::kernelMemory(*this, &p->localMemSize, &p->privateMemSize);
     p->spillMemSize = 0;
     std::memset(&p->uuid, 0, sizeof(p->uuid));
 }
@@ -173,58 +142,6 @@ void Kernel::checkReady() const {
     check(local <= module_->device()->localMemSize(), ZE_RESULT_ERROR_INVALID_ARGUMENT);
 }
 
-cl_event Kernel::enqueue(cl_command_queue queue, const KernelLaunch &launch,
-                         const ze_group_count_t &groups, cl_uint numWaits, const cl_event *waits,
-                         bool wantEvent) {
-    size_t local[3], global[3], offset[3];
-    const uint32_t counts[3] = {groups.groupCountX, groups.groupCountY, groups.groupCountZ};
-    for (int i = 0; i < 3; ++i) {
-        local[i] = launch.groupSize[i];
-        global[i] = size_t(counts[i]) * launch.groupSize[i];
-        offset[i] = launch.offset[i];
-    }
-    std::lock_guard<std::mutex> lock(enqueueMutex_);
-    applied_.resize(launch.args.size());
-    for (size_t i = 0; i < launch.args.size(); ++i) {
-        const ArgValue &a = launch.args[i];
-        if (applied_[i] == a)
-            continue;
-        // Forgotten first: if setting fails, the next launch must set it again.
-        applied_[i] = ArgValue();
-        cl_uint index = static_cast<cl_uint>(i);
-        switch (info_->args[i].kind) {
-        case ArgKind::GlobalPointer:
-        case ArgKind::ConstantPointer: {
-            void *p;
-            std::memcpy(&p, a.bytes.data(), sizeof(p));
-            checkCl(clSetKernelArgSVMPointer(cl_, index, p));
-            break;
-        }
-        case ArgKind::LocalPointer:
-            checkCl(clSetKernelArg(cl_, index, a.localSize, nullptr));
-            break;
-        case ArgKind::Value:
-        case ArgKind::Image:
-        case ArgKind::Sampler:
-            checkCl(clSetKernelArg(cl_, index, a.bytes.size(), a.bytes.data()));
-            break;
-        }
-        applied_[i] = a;
-    }
-    // The fewest dimensions that describe the launch: identical for the
-    // kernel (a missing dimension has size 1 and offset 0), cheaper for OpenCL.
-    cl_uint dims = 3;
-    while (dims > 1 && global[dims - 1] == 1 && local[dims - 1] == 1 && offset[dims - 1] == 0)
-        --dims;
-    cl_event event = nullptr;
-    cl_int err = clEnqueueNDRangeKernel(queue, cl_, dims, offset, global, local, numWaits,
-                                        numWaits ? waits : nullptr, wantEvent ? &event : nullptr);
-    if (err == CL_INVALID_WORK_GROUP_SIZE || err == CL_INVALID_WORK_ITEM_SIZE)
-        fail(ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION);
-    checkCl(err);
-    return event;
-}
-
 namespace {
 
 ze_result_t ZE_APICALL zeKernelCreate(ze_module_handle_t hModule, const ze_kernel_desc_t *desc,
@@ -237,7 +154,6 @@ ze_result_t ZE_APICALL zeKernelCreate(ze_module_handle_t hModule, const ze_kerne
         const KernelInfo *info = module->findKernel(desc->pKernelName);
         check(info != nullptr, ZE_RESULT_ERROR_INVALID_KERNEL_NAME);
         auto kernel = std::make_unique<Kernel>(module, info);
-        kernel->init();
         *phKernel = toHandle<Kernel, ze_kernel_handle_t>(kernel.release());
         return ZE_RESULT_SUCCESS;
     });
@@ -250,7 +166,7 @@ ze_result_t ZE_APICALL zeKernelDestroy(ze_kernel_handle_t hKernel) {
     });
 }
 
-// A CPU has no configurable split between cache and local memory.
+// The split between cache and local memory is left to the backend's device.
 ze_result_t ZE_APICALL zeKernelSetCacheConfig(ze_kernel_handle_t hKernel, ze_cache_config_flags_t) {
     return boundary(__func__, [&] {
         fromHandle<Kernel>(hKernel);
@@ -305,7 +221,7 @@ ze_result_t ZE_APICALL zeKernelSetArgumentValue(ze_kernel_handle_t hKernel, uint
     });
 }
 
-// Kernels reach all SVM memory of the context anyway; the flags are kept so
+// Kernels reach all USM of the context anyway; the flags are kept so
 // they can be read back.
 ze_result_t ZE_APICALL zeKernelSetIndirectAccess(ze_kernel_handle_t hKernel,
                                                  ze_kernel_indirect_access_flags_t flags) {

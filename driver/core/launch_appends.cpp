@@ -1,13 +1,9 @@
-// The OpenCL backend's launch appends (kernels are still this backend's):
-// every form of zeCommandListAppendLaunch*, recorded as Commands whose
-// launch parts are CommandNative, or run at once on an immediate list. With
-// the image appends (image.cpp), what this backend adds to the core's
-// CommandList table.
+// The launch appends: every form of zeCommandListAppendLaunch*, recorded as
+// Commands, or run at once on an immediate list (Queue::launch).
 #include "backend.hpp"
 #include "command_list.hpp"
 #include "context.hpp"
 #include "driver.hpp"
-#include "image.hpp"
 #include "kernel.hpp"
 #include "module.hpp"
 
@@ -31,13 +27,13 @@ Command makeLaunch(CommandList *list, Command::Type type, ze_kernel_handle_t hKe
                    ze_event_handle_t *phWaitEvents) {
     Kernel *kernel = launchable(list, hKernel);
     Command c = makeCommand(list, type, hSignalEvent, numWaitEvents, phWaitEvents);
-    c.native.kernel = kernel;
+    c.kernel = kernel;
     if (list->immediate()) {
         // Enqueued before the append returns: the kernel's own values can be
         // used in place (a shared_ptr that owns nothing).
-        c.native.launch = std::shared_ptr<const KernelLaunch>(std::shared_ptr<void>(), &kernel->launch());
+        c.launch = std::shared_ptr<const KernelLaunch>(std::shared_ptr<void>(), &kernel->launch());
     } else {
-        c.native.launch = std::make_shared<const KernelLaunch>(kernel->launch());
+        c.launch = std::make_shared<const KernelLaunch>(kernel->launch());
     }
     return c;
 }
@@ -63,12 +59,12 @@ ze_result_t ZE_APICALL zeCommandListAppendLaunchKernel(ze_command_list_handle_t 
         }
         Command c = makeLaunch(list, Command::Type::Launch, hKernel, hSignalEvent, numWaitEvents,
                                phWaitEvents);
-        c.native.groups = groups;
-        // An empty launch has nothing to run; OpenCL rejects a zero global size.
+        c.groups = groups;
+        // An empty launch has nothing to run (OpenCL rejects a zero global size).
         if (empty) {
             c.type = Command::Type::Barrier;
-            c.native.kernel = nullptr;
-            c.native.launch.reset();
+            c.kernel = nullptr;
+            c.launch.reset();
         }
         list->append(std::move(c));
         return ZE_RESULT_SUCCESS;
@@ -93,9 +89,10 @@ ze_result_t ZE_APICALL zeCommandListAppendLaunchKernelIndirect(
     return boundary(__func__, [&] {
         CommandList *list = listOf(hCommandList);
         notNull(pLaunchArgumentsBuffer);
+        check(backend::kIndirectLaunches, ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
         Command c = makeLaunch(list, Command::Type::LaunchIndirect, hKernel, hSignalEvent,
                                numWaitEvents, phWaitEvents);
-        c.native.indirectGroups = pLaunchArgumentsBuffer;
+        c.indirectGroups = pLaunchArgumentsBuffer;
         list->append(std::move(c));
         return ZE_RESULT_SUCCESS;
     });
@@ -110,15 +107,16 @@ ze_result_t ZE_APICALL zeCommandListAppendLaunchMultipleKernelsIndirect(
         notNull(phKernels);
         notNull(pCountBuffer);
         notNull(pLaunchArgumentsBuffer);
+        check(backend::kIndirectLaunches, ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
         Command c = makeCommand(list, Command::Type::LaunchIndirect, hSignalEvent, numWaitEvents,
                                 phWaitEvents);
         for (uint32_t i = 0; i < numKernels; ++i) {
             Command one =
                 makeLaunch(list, Command::Type::LaunchIndirect, phKernels[i], nullptr, 0, nullptr);
-            c.native.batch.emplace_back(one.native.kernel, std::move(one.native.launch));
+            c.batch.emplace_back(one.kernel, std::move(one.launch));
         }
-        c.native.indirectGroups = pLaunchArgumentsBuffer;
-        c.native.indirectCount = pCountBuffer;
+        c.indirectGroups = pLaunchArgumentsBuffer;
+        c.indirectCount = pCountBuffer;
         if (numKernels == 0)
             c.type = Command::Type::Barrier; // nothing can run: only waits and the signal
         list->append(std::move(c));
@@ -128,12 +126,11 @@ ze_result_t ZE_APICALL zeCommandListAppendLaunchMultipleKernelsIndirect(
 
 } // namespace
 
-void backend::completeCommandListTable(ze_command_list_dditable_t *t) {
+void setLaunchAppends(ze_command_list_dditable_t *t) {
     t->pfnAppendLaunchKernel = zeCommandListAppendLaunchKernel;
     t->pfnAppendLaunchCooperativeKernel = zeCommandListAppendLaunchCooperativeKernel;
     t->pfnAppendLaunchKernelIndirect = zeCommandListAppendLaunchKernelIndirect;
     t->pfnAppendLaunchMultipleKernelsIndirect = zeCommandListAppendLaunchMultipleKernelsIndirect;
-    setImageAppends(t);
 }
 
 } // namespace ze_driver

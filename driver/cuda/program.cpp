@@ -1,0 +1,98 @@
+// The CUDA backend's modules and kernels (../core/backend.hpp): a module's
+// SPIR-V becomes PTX (ptx_translator.cpp), which the CUDA driver compiles
+// for the GPU and loads into the device's primary context; a kernel is a
+// function of that module. Launches are the queue's (queue.cpp).
+#include "backend.hpp"
+#include "context.hpp"
+#include "device.hpp"
+#include "kernel.hpp"
+#include "module.hpp"
+#include "ptx_translator.hpp"
+
+#include <algorithm>
+
+namespace ze_driver {
+
+// Neither is there yet (README.md, "Next steps"): a global offset needs the
+// translated kernels to take it, and indirect group counts a way to read
+// them when the launch runs without blocking the application's thread.
+const bool backend::kGlobalOffsets = false;
+const bool backend::kIndirectLaunches = false;
+
+ModuleNative::~ModuleNative() {
+    // Nothing here may throw: the context was retained when the module was
+    // loaded, so making it current needs no check.
+    if (module != nullptr && cuda().cuCtxSetCurrent(context) == ze_cuda::CUDA_SUCCESS)
+        cuda().cuModuleUnload(module);
+}
+
+ze_result_t backend::buildModule(Module &module, ze_module_format_t format, const uint8_t *input,
+                                 size_t size, const std::string &,
+                                 const std::vector<SpecConstant> &specConstants, std::string *log) {
+    // The build flags are OpenCL's options for a compiler this backend does
+    // not run: the translation to PTX has none of its own (README.md).
+    if (format != ZE_MODULE_FORMAT_IL_SPIRV) {
+        *log = "this driver (CUDA) has no native binaries yet: build the module from SPIR-V";
+        return ZE_RESULT_ERROR_INVALID_NATIVE_BINARY;
+    }
+    ze_cuda::PtxModule ptx;
+    ze_result_t result = ze_cuda::translateSpirvToPtx(input, size, specConstants, &ptx, log);
+    if (result != ZE_RESULT_SUCCESS)
+        return result;
+    // The CUDA driver compiles the PTX for the GPU; what it refuses (a
+    // resource the GPU lacks) is a build failure with its log.
+    Device *device = module.device();
+    makeCurrent(device);
+    char errors[4096] = {};
+    int options[] = {ze_cuda::CU_JIT_ERROR_LOG_BUFFER, ze_cuda::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *values[] = {errors, reinterpret_cast<void *>(sizeof(errors) - 1)};
+    ze_cuda::CUresult r = cuda().cuModuleLoadDataEx(&module.native().module, ptx.ptx.c_str(), 2,
+                                                    options, values);
+    if (r == ze_cuda::CUDA_ERROR_OUT_OF_MEMORY)
+        return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
+    if (r != ze_cuda::CUDA_SUCCESS) {
+        module.native().module = nullptr;
+        *log += "the CUDA driver did not load the module's PTX: " + cuda().describe(r) + "\n" +
+                errors;
+        return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+    }
+    module.native().context = device->native().primary;
+    module.setKernels(std::move(ptx.kernels));
+    return ZE_RESULT_SUCCESS;
+}
+
+std::vector<uint8_t> backend::nativeBinary(const Module &) {
+    fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+}
+
+size_t backend::initKernel(Kernel &kernel) {
+    Module *module = kernel.module();
+    KernelNative &native = kernel.native();
+    makeCurrent(module->device());
+    checkCuda(cuda().cuModuleGetFunction(&native.function, module->native().module,
+                                         kernel.info().name.c_str()));
+    int threads = 0, shared = 0;
+    checkCuda(cuda().cuFuncGetAttribute(&threads, ze_cuda::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                                        native.function));
+    checkCuda(cuda().cuFuncGetAttribute(&shared, ze_cuda::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                                        native.function));
+    native.staticShared = static_cast<uint32_t>(shared);
+    // The most the function's registers allow, within the device's limit.
+    return std::min<size_t>(std::max(threads, 1), module->device()->maxGroupSize());
+}
+
+void backend::kernelMemory(const Kernel &kernel, uint32_t *local, uint32_t *priv) {
+    int bytes = 0;
+    cuda().cuFuncGetAttribute(&bytes, ze_cuda::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES,
+                              kernel.native().function);
+    *local = kernel.native().staticShared;
+    *priv = static_cast<uint32_t>(bytes);
+}
+
+// Modules with images or samplers do not build on this backend
+// (ptx_translator.cpp), so no kernel has such an argument.
+std::vector<uint8_t> backend::objectArgument(ArgKind, void *) {
+    fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+}
+
+} // namespace ze_driver

@@ -1,0 +1,41 @@
+// The OpenCL backend's modules (../core/backend.hpp): a module is an OpenCL
+// program, built by the program library (../program/program_builder.hpp)
+// from SPIR-V or from this backend's native binary.
+#include "backend.hpp"
+#include "context.hpp"
+#include "device.hpp"
+#include "module.hpp"
+#include "options.hpp"
+
+namespace ze_driver {
+
+ModuleNative::~ModuleNative() {
+    if (program != nullptr)
+        clReleaseProgram(program);
+}
+
+ze_result_t backend::buildModule(Module &module, ze_module_format_t format, const uint8_t *input,
+                                 size_t size, const std::string &buildFlags,
+                                 const std::vector<SpecConstant> &specConstants, std::string *log) {
+    std::string flags = buildFlags;
+    if (!options().buildOptions.empty())
+        flags += " " + options().buildOptions;
+    cl_context context = module.context()->native().cl;
+    cl_device_id device = module.device()->native().id;
+    ProgramBuildResult built =
+        format == ZE_MODULE_FORMAT_IL_SPIRV
+            ? buildFromSpirv(context, device, input, size, flags.c_str(), specConstants)
+            : buildFromNative(context, device, input, size, flags.c_str());
+    module.native().program = built.program; // released with the module, built or not
+    *log = std::move(built.log);
+    if (built.result == ZE_RESULT_SUCCESS)
+        module.setKernels(std::move(built.kernels));
+    return built.result;
+}
+
+std::vector<uint8_t> backend::nativeBinary(const Module &module) {
+    return serializeNative(module.native().program, module.device()->native().id,
+                           module.kernels());
+}
+
+} // namespace ze_driver
