@@ -2,26 +2,60 @@
 # The CUDA backend on the lent NVIDIA GPU (the `device` tool; no GPU here).
 #   bash scripts/gpu_check.sh prepare   here: translates the test kernels to
 #       PTX with the project's chain (ze_cuda_ptx), compiles the CUDA C
-#       baseline with nvcc, and puts them with ze_cuda_gpu_check into
-#       build/gpu (ignored by git: name it in the tool's `carry`); packs the
-#       two drivers, the driver tests that run on the GPU and the libraries
-#       the device machine lacks (the Level Zero loader, LLVM 15,
-#       LLVMSPIRVLib, z3) into build/gpu/stack.tar.xz.
-#   bash scripts/gpu_check.sh run       there: runs the checks and the
-#       measurements (results against the host, triad bandwidth against
-#       nvcc's, cuLaunchKernel's host cost), then the driver tests through
-#       the system loader with libze_cuda.so beside libze_opencl.so, and
-#       zeModuleCreate's cost (SPIR-V -> PTX + JIT) against NVRTC's.
+#       baseline with nvcc, and packs into build/gpu (ignored by git: name it
+#       in the tool's `carry`):
+#         stack.tar.xz  what the device machine lacks: the Level Zero loader
+#                       and validation layer, LLVM 15, clang 15, LLVMSPIRVLib,
+#                       z3, libclc's NVPTX library, clang's OpenCL headers;
+#         tree.tar.xz   the build outputs that run there (both drivers, the
+#                       library, the driver's, the library's and the runtimes'
+#                       test programs with their SPIR-V, the examples, the
+#                       benchmarks), stripped of debug information, at their
+#                       paths under build/.
+#   bash scripts/gpu_check.sh run       there: unpacks them, makes the paths
+#       compiled into the programs valid (the repository at this machine's
+#       path, clang's resource directory), and runs, each with a time limit
+#       and its time printed: the PTX checks and measurements
+#       (ze_cuda_gpu_check), zeModuleCreate's cost against NVRTC, the CUDA
+#       driver's suites, the library's suites and the examples with
+#       libze_cuda.so, and the launch benchmarks. Exits non-zero if a suite
+#       failed; the summary at the end names them.
 # The device machine has no LLVM 15, libclc or Level Zero loader, so
 # everything it runs is made here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR="${IMEX_L0_BUILD_DIR:-build}"
 OUT_DIR="$BUILD_DIR/gpu"
+
+# What runs on the GPU machine, relative to the build directory.
+GPU_PROGRAMS=(
+    driver/libze_cuda.so driver/libze_opencl.so
+    driver/cuda/ze_cuda_module_cost
+    driver/cuda/tests/ze_cuda_two_drivers_test driver/cuda/tests/ze_cuda_usm_test
+    driver/cuda/tests/ze_cuda_lists_test driver/cuda/tests/ze_cuda_kernels_test
+    tests/gpu_runtime/gpu_runtime_test tests/mlir_runtime/mlir_runtime_test
+    tests/mlir_runtime/mlir_runtime_aot
+    examples/regular_list examples/embed_framework examples/gpux_user_stream
+    examples/gpux_lowered
+    benchmarks/bench_launch benchmarks/bench_gpu_runtime benchmarks/bench_cuda_launch)
+GPU_INTEROP_TESTS=(engine stream memory kernel events execute embedding c_api cpp_wrapper
+    cpp_wrapper_modes cpp_wrapper_noexcept)
+GPU_DATA=(driver/tests/spirv driver/program/spirv tests/interop/spirv tests/gpu_runtime/spirv
+    tests/mlir_runtime/spirv benchmarks/spirv examples/spirv)
+
 case "${1:-}" in
 prepare)
-    cmake --build "$BUILD_DIR" --target ze_cuda_ptx ze_cuda_gpu_check ze_cuda ze_opencl \
-        ze_cuda_two_drivers_test ze_cuda_usm_test ze_cuda_lists_test ze_cuda_module_cost
+    targets=(ze_cuda_ptx ze_cuda_gpu_check)
+    for p in "${GPU_PROGRAMS[@]}"; do
+        name=$(basename "$p")
+        case "$name" in
+        libze_cuda.so) targets+=(ze_cuda) ;;
+        libze_opencl.so) targets+=(ze_opencl) ;;
+        *) targets+=("$name") ;;
+        esac
+    done
+    for t in "${GPU_INTEROP_TESTS[@]}"; do targets+=("interop_${t}_test"); done
+    cmake --build "$BUILD_DIR" --target "${targets[@]}" imex_l0_interop imex_l0_mlir_runtime
     mkdir -p "$OUT_DIR"
     "$BUILD_DIR/driver/cuda/ze_cuda_ptx" "$BUILD_DIR/tests/gpu_runtime/spirv/gpu_kernels.spv" \
         "$OUT_DIR/gpu_kernels.ptx"
@@ -30,45 +64,103 @@ prepare)
     "$NVCC" -ptx -arch=sm_90 -o "$OUT_DIR/triad_nvcc.ptx" driver/cuda/tests/triad_baseline.cu
     cp "$BUILD_DIR/driver/cuda/ze_cuda_gpu_check" "$OUT_DIR/"
     cp "$BUILD_DIR/benchmarks/spirv/triad.spv" "$OUT_DIR/"
+    clang-15 -print-resource-dir > "$OUT_DIR/clang_resource_dir"
+
     stack=$(mktemp -d)
-    mkdir -p "$stack/lib"
-    cp "$BUILD_DIR/driver/libze_cuda.so" "$BUILD_DIR/driver/libze_opencl.so" \
-        "$BUILD_DIR/driver/cuda/tests/ze_cuda_two_drivers_test" \
-        "$BUILD_DIR/driver/cuda/tests/ze_cuda_usm_test" \
-        "$BUILD_DIR/driver/cuda/tests/ze_cuda_lists_test" \
-        "$BUILD_DIR/driver/cuda/ze_cuda_module_cost" "$stack/"
+    mkdir -p "$stack/lib" "$stack/clang-include"
     cp /usr/lib/clc/nvptx64--nvidiacl.bc "$stack/"
+    cp "$(cat "$OUT_DIR/clang_resource_dir")"/include/opencl-c*.h "$stack/clang-include/"
     # What Ubuntu 24.04 with CUDA lacks of what these need (ldd here), and the
     # loader's validation layer, which the loader opens by name.
-    for lib in libLLVM-15.so.1 libLLVMSPIRVLib.so.15 libz3.so.4 libze_loader.so.1 \
-        libze_validation_layer.so.1; do
+    for lib in libLLVM-15.so.1 libclang-cpp.so.15 libLLVMSPIRVLib.so.15 libz3.so.4 \
+        libze_loader.so.1 libze_validation_layer.so.1 libbenchmark.so.1debian; do
         cp -L "$(ldconfig -p | awk -v l="$lib" '$1 == l { print $NF; exit }' || true)" \
             "$stack/lib/$lib" 2>/dev/null || cp -L "/usr/lib/llvm-15/lib/$lib" "$stack/lib/$lib"
     done
-    tar -C "$stack" -cJf "$OUT_DIR/stack.tar.xz" .
+    XZ_OPT=-9 tar -C "$stack" -cJf "$OUT_DIR/stack.tar.xz" .
     rm -rf "$stack"
+
+    tree=$(mktemp -d)
+    files=("${GPU_PROGRAMS[@]}")
+    for t in "${GPU_INTEROP_TESTS[@]}"; do files+=("tests/interop/interop_${t}_test"); done
+    for f in "${files[@]}" lib/libimex_l0_interop.so.0 lib/libimex_l0_mlir_runtime.so.0 \
+        lib/libimex_l0_compiler.so; do
+        mkdir -p "$tree/$(dirname "$f")"
+        cp -L "$BUILD_DIR/$f" "$tree/$f"
+        strip --strip-debug "$tree/$f"
+    done
+    for d in "${GPU_DATA[@]}"; do
+        if [ -d "$BUILD_DIR/$d" ]; then
+            mkdir -p "$tree/$d"
+            cp "$BUILD_DIR/$d"/*.spv "$tree/$d/"
+        fi
+    done
+    XZ_OPT=-9 tar -C "$tree" -cJf "$OUT_DIR/tree.tar.xz" .
+    rm -rf "$tree"
     du -sh "$OUT_DIR"/*
     ;;
 run)
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
-    "$OUT_DIR/ze_cuda_gpu_check" "$OUT_DIR"
+    here=$(pwd -P)
     stack=/tmp/ze_gpu_stack
     rm -rf "$stack" && mkdir -p "$stack" && tar -C "$stack" -xJf "$OUT_DIR/stack.tar.xz"
-    export LD_LIBRARY_PATH="$stack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    tar -C "$BUILD_DIR" -xJf "$OUT_DIR/tree.tar.xz"
+    # The programs name their inputs by the paths of the machine that built
+    # them: the repository's and clang's resource directory.
+    built_at=$(strings "$BUILD_DIR/tests/gpu_runtime/gpu_runtime_test" |
+        grep -o '/[^"]*/tests/gpu_runtime/spirv/gpu_kernels.spv' | head -1)
+    built_at=${built_at%/build/tests/gpu_runtime/spirv/gpu_kernels.spv}
+    if [ -n "$built_at" ] && [ "$built_at" != "$here" ]; then
+        mkdir -p "$(dirname "$built_at")" && ln -sfn "$here" "$built_at"
+    fi
+    resource=$(cat "$OUT_DIR/clang_resource_dir")
+    mkdir -p "$resource" && ln -sfn "$stack/clang-include" "$resource/include"
+    export LD_LIBRARY_PATH="$stack/lib:$here/$BUILD_DIR/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     export ZE_ENABLE_VALIDATION_LAYER=1 ZE_ENABLE_PARAMETER_VALIDATION=1
-    status=0
-    ZE_CUDA_LIBCLC="$stack/nvptx64--nvidiacl.bc" "$stack/ze_cuda_module_cost" "$OUT_DIR/triad.spv" \
-        driver/cuda/tests/triad_baseline.cu || status=1
+    export ZE_CUDA_LIBCLC="$stack/nvptx64--nvidiacl.bc"
+    cuda_driver="$here/$BUILD_DIR/driver/libze_cuda.so"
+    failed=()
+    # section <name> <seconds> <command...>: runs it with a time limit.
+    section() {
+        local name=$1 limit=$2
+        shift 2
+        echo "=== $name"
+        local start=$SECONDS
+        if timeout "$limit" "$@"; then
+            echo "=== $name: passed in $((SECONDS - start)) s"
+        else
+            echo "=== $name: FAILED (exit $?) in $((SECONDS - start)) s"
+            failed+=("$name")
+        fi
+    }
+    b=$BUILD_DIR
+    section ptx_check 120 "$OUT_DIR/ze_cuda_gpu_check" "$OUT_DIR"
+    section module_cost 120 "$b/driver/cuda/ze_cuda_module_cost" "$OUT_DIR/triad.spv" \
+        driver/cuda/tests/triad_baseline.cu
     # PoCL's CPU device only: the device machine's NVIDIA OpenCL platform is
     # an OpenCL device with SVM too, which libze_opencl.so would list.
-    ZE_OPENCL_PLATFORM="Portable Computing Language" \
-        ZE_ENABLE_ALT_DRIVERS="$stack/libze_opencl.so,$stack/libze_cuda.so" \
-        "$stack/ze_cuda_two_drivers_test" --gtest_filter='TwoDrivers.*' || status=1
-    ZE_ENABLE_ALT_DRIVERS="$stack/libze_cuda.so" \
-        "$stack/ze_cuda_two_drivers_test" --gtest_filter='CudaAlone.*' || status=1
-    ZE_ENABLE_ALT_DRIVERS="$stack/libze_cuda.so" "$stack/ze_cuda_usm_test" || status=1
-    ZE_ENABLE_ALT_DRIVERS="$stack/libze_cuda.so" "$stack/ze_cuda_lists_test" || status=1
-    exit $status
+    section two_drivers 60 env ZE_OPENCL_PLATFORM="Portable Computing Language" \
+        ZE_ENABLE_ALT_DRIVERS="$here/$b/driver/libze_opencl.so,$cuda_driver" \
+        "$b/driver/cuda/tests/ze_cuda_two_drivers_test" --gtest_filter='TwoDrivers.*'
+    export ZE_ENABLE_ALT_DRIVERS="$cuda_driver"
+    section cuda_alone 60 "$b/driver/cuda/tests/ze_cuda_two_drivers_test" \
+        --gtest_filter='CudaAlone.*'
+    for s in usm lists kernels; do
+        section "ze_cuda.$s" 180 "$b/driver/cuda/tests/ze_cuda_${s}_test"
+    done
+    for t in "${GPU_INTEROP_TESTS[@]}"; do
+        section "interop_$t" 180 "$b/tests/interop/interop_${t}_test"
+    done
+    section gpu_runtime 180 "$b/tests/gpu_runtime/gpu_runtime_test"
+    section mlir_runtime 180 "$b/tests/mlir_runtime/mlir_runtime_test"
+    section mlir_runtime_aot 60 "$b/tests/mlir_runtime/mlir_runtime_aot"
+    for e in regular_list embed_framework gpux_user_stream gpux_lowered; do
+        section "example $e" 60 "$b/examples/$e"
+    done
+    section bench_cuda_launch 120 "$b/benchmarks/bench_cuda_launch" --benchmark_min_time=0.3
+    section bench_launch 180 "$b/benchmarks/bench_launch" --benchmark_min_time=0.2
+    echo "=== summary: ${#failed[@]} failed${failed[*]:+: ${failed[*]}}"
+    [ ${#failed[@]} -eq 0 ]
     ;;
 *)
     echo "usage: $0 prepare|run" >&2

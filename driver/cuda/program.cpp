@@ -13,10 +13,11 @@
 
 namespace ze_driver {
 
-// Neither is there yet (README.md, "Next steps"): a global offset needs the
-// translated kernels to take it, and indirect group counts a way to read
-// them when the launch runs without blocking the application's thread.
-const bool backend::kGlobalOffsets = false;
+// Translated kernels take the global offset as parameters of their own
+// (ptx_translator.hpp). Indirect group counts need a way to read them when
+// the launch runs without blocking the application's thread, which is not
+// there yet (README.md, "Next steps").
+const bool backend::kGlobalOffsets = true;
 const bool backend::kIndirectLaunches = false;
 
 ModuleNative::~ModuleNative() {

@@ -39,6 +39,8 @@ constexpr const char *kFeatures = "+ptx75";
 // The dynamic shared memory of a launch: __local pointer arguments are
 // offsets into it.
 constexpr const char *kDynamicShared = "__ze_cuda_dynamic_shared";
+// The launch's global offset, where the kernel's entry stores it.
+constexpr const char *kGlobalOffset = "__ze_cuda_global_offset";
 
 const llvm::Target *nvptxTarget(std::string *error) {
     static std::once_flag once;
@@ -51,19 +53,24 @@ const llvm::Target *nvptxTarget(std::string *error) {
     return llvm::TargetRegistry::lookupTarget(kTriple, *error);
 }
 
-// Kernels take each __local pointer argument as a 64-bit byte offset into
-// the dynamic shared memory, which the launch sizes to hold them all: the
-// argument's pointer is rebuilt from the offset at the kernel's entry. Other
-// arguments and the body move to the new function unchanged.
-void localArgumentsAsOffsets(llvm::Module &module) {
+// A kernel's parameters on this backend: each __local pointer argument is a
+// 64-bit byte offset into the dynamic shared memory, which the launch sizes
+// to hold them all (the argument's pointer is rebuilt from the offset at the
+// kernel's entry), and three 32-bit parameters follow the arguments: the
+// launch's global offset, which the kernel's entry stores where
+// get_global_offset finds it (globalOffsetBuiltins). Other arguments and the
+// body move to the new function unchanged.
+void kernelParameters(llvm::Module &module) {
     std::vector<llvm::Function *> kernels;
     for (llvm::Function &f : module)
         if (!f.isDeclaration() && f.getCallingConv() == llvm::CallingConv::SPIR_KERNEL)
             kernels.push_back(&f);
     llvm::LLVMContext &ctx = module.getContext();
     llvm::Type *i8 = llvm::Type::getInt8Ty(ctx);
+    llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
     llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
     llvm::GlobalVariable *shared = nullptr;
+    llvm::GlobalVariable *offsets = nullptr;
     for (llvm::Function *kernel : kernels) {
         llvm::FunctionType *type = kernel->getFunctionType();
         bool hasLocal = false;
@@ -73,15 +80,22 @@ void localArgumentsAsOffsets(llvm::Module &module) {
             hasLocal = hasLocal || local;
             params.push_back(local ? i64 : param);
         }
-        if (!hasLocal)
-            continue;
-        if (!shared) {
+        const unsigned numArgs = static_cast<unsigned>(params.size());
+        params.insert(params.end(), 3, i32);
+        if (hasLocal && !shared) {
             auto *array = llvm::ArrayType::get(i8, 0);
             shared = new llvm::GlobalVariable(module, array, false,
                                               llvm::GlobalValue::ExternalLinkage, nullptr,
                                               kDynamicShared, nullptr,
                                               llvm::GlobalValue::NotThreadLocal, kSpirLocal);
             shared->setAlignment(llvm::Align(16));
+        }
+        if (!offsets) {
+            auto *array = llvm::ArrayType::get(i32, 3);
+            offsets = new llvm::GlobalVariable(module, array, false,
+                                               llvm::GlobalValue::InternalLinkage,
+                                               llvm::UndefValue::get(array), kGlobalOffset, nullptr,
+                                               llvm::GlobalValue::NotThreadLocal, kSpirLocal);
         }
         auto *replacement = llvm::Function::Create(
             llvm::FunctionType::get(type->getReturnType(), params, false), kernel->getLinkage(),
@@ -91,7 +105,7 @@ void localArgumentsAsOffsets(llvm::Module &module) {
         replacement->getBasicBlockList().splice(replacement->begin(),
                                                 kernel->getBasicBlockList());
         llvm::IRBuilder<> b(&*replacement->getEntryBlock().getFirstInsertionPt());
-        for (unsigned i = 0; i < params.size(); ++i) {
+        for (unsigned i = 0; i < numArgs; ++i) {
             llvm::Argument *from = kernel->getArg(i), *to = replacement->getArg(i);
             to->takeName(from);
             if (params[i] == from->getType()) {
@@ -102,6 +116,10 @@ void localArgumentsAsOffsets(llvm::Module &module) {
             replacement->removeParamAttrs(i, llvm::AttributeFuncs::typeIncompatible(i64));
             from->replaceAllUsesWith(b.CreateInBoundsGEP(i8, shared, to));
         }
+        // Every work-item stores the same values, each before it reads them.
+        for (unsigned d = 0; d < 3; ++d)
+            b.CreateStore(replacement->getArg(numArgs + d),
+                          b.CreateConstInBoundsGEP2_32(offsets->getValueType(), offsets, 0, d));
         replacement->takeName(kernel);
         kernel->replaceAllUsesWith(replacement);
         kernel->eraseFromParent();
@@ -143,7 +161,8 @@ std::unique_ptr<llvm::Module> withOpaquePointers(const llvm::Module &typed,
 // SPIR address spaces to NVPTX's, on the module's text: with opaque pointers
 // an address space is only a type's spelling, and reparsing retypes every
 // value, constant and signature at once. Generic (4) becomes 0 and constant
-// (2) becomes 4; a cast that is then between two equal spaces (private and
+// (2) becomes global (1): a __constant pointer argument holds a USM address,
+// which NVPTX's constant space (4, the constant bank) cannot reach; a cast that is then between two equal spaces (private and
 // generic are both 0 on NVPTX) becomes a bitcast.
 std::unique_ptr<llvm::Module> remapAddressSpaces(const llvm::Module &module,
                                                  llvm::LLVMContext &context, std::string *log) {
@@ -156,7 +175,7 @@ std::unique_ptr<llvm::Module> remapAddressSpaces(const llvm::Module &module,
             text.replace(at, from.size(), to), at += to.size();
     };
     replaceAll(" addrspace(4)", "");
-    replaceAll(" addrspace(2)", " addrspace(4)");
+    replaceAll(" addrspace(2)", " addrspace(1)");
     static const std::regex sameSpaceCast(R"(addrspacecast(\s*\(?\s*)ptr ([^ ,()]+) to ptr(?! addrspace))");
     text = std::regex_replace(text, sameSpaceCast, "bitcast$1ptr $2 to ptr");
     llvm::SMDiagnostic error;
@@ -171,16 +190,44 @@ std::unique_ptr<llvm::Module> remapAddressSpaces(const llvm::Module &module,
     return remapped;
 }
 
-// OpenCL builtins libclc-15 leaves undefined for NVPTX. get_global_offset
-// is 0: launches with a global offset are not supported yet by the CUDA
-// backend (zeKernelSetGlobalOffsetExp is refused there).
-void defineMissingBuiltins(llvm::Module &module) {
-    llvm::Function *offset = module.getFunction("_Z17get_global_offsetj");
-    if (!offset || !offset->isDeclaration())
+// The work-item builtins that see the global offset, which libclc-15's
+// NVPTX library leaves out (it has no get_global_offset, and its
+// get_global_id ignores the offset): get_global_offset(d) reads what the
+// kernel's entry stored (kernelParameters), get_global_id(d) adds it to the
+// group's base and the local id. Defined where the module calls them, before
+// libclc is linked, so libclc's get_global_id is not taken.
+void globalOffsetBuiltins(llvm::Module &module) {
+    llvm::GlobalVariable *offsets = module.getGlobalVariable(kGlobalOffset, true);
+    if (!offsets)
         return;
-    llvm::IRBuilder<> b(llvm::BasicBlock::Create(module.getContext(), "", offset));
-    b.CreateRet(llvm::ConstantInt::get(offset->getReturnType(), 0));
-    offset->setLinkage(llvm::GlobalValue::InternalLinkage);
+    llvm::LLVMContext &ctx = module.getContext();
+    llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
+    llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
+    llvm::FunctionType *workItem = llvm::FunctionType::get(i64, {i32}, false);
+    auto define = [&](const char *name, auto body) {
+        llvm::Function *f = module.getFunction(name);
+        if (!f || !f->isDeclaration())
+            return;
+        llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "", f));
+        b.CreateRet(body(b, f->getArg(0)));
+        f->setLinkage(llvm::GlobalValue::InternalLinkage);
+    };
+    auto offsetOf = [&](llvm::IRBuilder<> &b, llvm::Value *dim) -> llvm::Value * {
+        // Dimensions past the third have offset 0, as OpenCL says.
+        llvm::Value *inRange = b.CreateICmpULT(dim, b.getInt32(3));
+        llvm::Value *index = b.CreateSelect(inRange, dim, b.getInt32(0));
+        llvm::Value *value = b.CreateLoad(
+            i32, b.CreateInBoundsGEP(offsets->getValueType(), offsets, {b.getInt32(0), index}));
+        return b.CreateSelect(inRange, b.CreateZExt(value, i64), b.getInt64(0));
+    };
+    define("_Z17get_global_offsetj", offsetOf);
+    define("_Z13get_global_idj", [&](llvm::IRBuilder<> &b, llvm::Value *dim) -> llvm::Value * {
+        auto call = [&](const char *name) {
+            return b.CreateCall(module.getOrInsertFunction(name, workItem), {dim});
+        };
+        llvm::Value *base = b.CreateMul(call("_Z12get_group_idj"), call("_Z14get_local_sizej"));
+        return b.CreateAdd(b.CreateAdd(base, call("_Z12get_local_idj")), offsetOf(b, dim));
+    });
 }
 
 // libclc's NVPTX library, read once; each translation parses it lazily into
@@ -299,9 +346,9 @@ ze_result_t translateSpirvToPtx(const uint8_t *spirv, size_t size,
     std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
         kTriple, kCpu, kFeatures, llvm::TargetOptions(), llvm::None));
 
-    localArgumentsAsOffsets(*opaque);
+    kernelParameters(*opaque);
+    globalOffsetBuiltins(*opaque);
     nvptxCallingConventions(*opaque);
-    defineMissingBuiltins(*opaque);
     std::unique_ptr<llvm::Module> module = remapAddressSpaces(*opaque, context, log);
     if (!module)
         return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;

@@ -2,12 +2,14 @@
 // zeModuleCreate). The chain, on Debian's LLVM 15 and libclc-15 alone:
 //   readSpirvModule (validation, LLVMSPIRVLib; shared with the OpenCL
 //     backend), reloaded with opaque pointers (libclc is built with them)
-//   -> SPIR address spaces to NVPTX's (constant 2 -> 4, generic 4 -> 0;
-//      global 1 and local 3 stay; private 0 is generic 0 on NVPTX, where the
-//      backend moves allocas to local memory itself)
+//   -> SPIR address spaces to NVPTX's (constant 2 -> global 1, generic
+//      4 -> 0; global 1 and local 3 stay; private 0 is generic 0 on NVPTX,
+//      where the backend moves allocas to local memory itself)
 //   -> spir_kernel -> ptx_kernel; __local pointer arguments become byte
 //      offsets into the launch's dynamic shared memory (a CUDA kernel cannot
-//      take a shared-memory pointer from the host)
+//      take a shared-memory pointer from the host); three 32-bit parameters
+//      after the arguments take the launch's global offset, which
+//      get_global_offset and get_global_id see
 //   -> libclc's nvptx64--nvidiacl.bc linked for the OpenCL builtins
 //   -> LLVM's -O2 pipeline -> NVPTX code generation (sm_80, PTX 7.5: the
 //      newest LLVM 15 knows; the CUDA driver JIT-compiles it for newer GPUs).

@@ -90,29 +90,32 @@ void Queue::fill(const Command &c) {
             cuda().cuMemcpyDtoDAsync(dst + done, dst, std::min(done, c.size - done), stream_));
 }
 
-// The parameters are the kernel's arguments as the translator left them:
-// values and USM pointers as they are, each __local pointer a 64-bit byte
-// offset into the launch's dynamic shared memory, which holds them all
-// (each at a multiple of 16 bytes: the alignment of the largest access the
-// NVPTX backend makes, a 16-byte vector).
+// The parameters are the kernel's arguments as the translator left them
+// (ptx_translator.hpp): values and USM pointers as they are, each __local
+// pointer a 64-bit byte offset into the launch's dynamic shared memory,
+// which holds them all (each at a multiple of 16 bytes: the alignment of the
+// largest access the NVPTX backend makes, a 16-byte vector); then the three
+// components of the global offset.
 void Queue::launchKernel(Kernel &kernel, const KernelLaunch &launch,
                          const ze_group_count_t &groups) {
     check(kernel.module()->device() == device_, ZE_RESULT_ERROR_INVALID_ARGUMENT);
     const KernelInfo &info = kernel.info();
     const size_t n = launch.args.size();
     constexpr size_t kInline = 32;
-    void *inlineParams[kInline];
+    void *inlineParams[kInline + 3];
     uint64_t inlineOffsets[kInline];
     std::vector<void *> heapParams;
     std::vector<uint64_t> heapOffsets;
     void **params = inlineParams;
     uint64_t *offsets = inlineOffsets;
     if (n > kInline) {
-        heapParams.resize(n);
+        heapParams.resize(n + 3);
         heapOffsets.resize(n);
         params = heapParams.data();
         offsets = heapOffsets.data();
     }
+    for (size_t d = 0; d < 3; ++d)
+        params[n + d] = const_cast<uint32_t *>(&launch.offset[d]);
     uint64_t shared = 0;
     for (size_t i = 0; i < n; ++i) {
         const ArgValue &a = launch.args[i];

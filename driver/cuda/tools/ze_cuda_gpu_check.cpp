@@ -25,6 +25,11 @@ using namespace ze_cuda;
 
 const CudaApi *cu = nullptr;
 
+// Translated kernels take the launch's global offset after their arguments
+// (ptx_translator.hpp): zero here. nvcc's kernels ignore the extra entries.
+uint32_t noOffset = 0;
+void *const kNoOffset = &noOffset;
+
 void check(CUresult r, const char *what) {
     if (r == CUDA_SUCCESS)
         return;
@@ -81,7 +86,7 @@ void checkAdd(CUmodule module) {
     check(cu->cuMemAlloc(&dc, n * 4), "cuMemAlloc");
     check(cu->cuMemcpyHtoD(da, a.data(), n * 4), "cuMemcpyHtoD");
     check(cu->cuMemcpyHtoD(db, b.data(), n * 4), "cuMemcpyHtoD");
-    void *args[] = {&da, &db, &dc};
+    void *args[] = {&da, &db, &dc, kNoOffset, kNoOffset, kNoOffset};
     check(cu->cuLaunchKernel(function(module, "add"), n / 256, 1, 1, 256, 1, 1, 0, nullptr, args,
                              nullptr),
           "cuLaunchKernel(add)");
@@ -104,7 +109,7 @@ void checkGroupSum(CUmodule module) {
     check(cu->cuMemAlloc(&dout, out.size() * 4), "cuMemAlloc");
     check(cu->cuMemcpyHtoD(din, in.data(), in.size() * 4), "cuMemcpyHtoD");
     unsigned long long scratchOffset = 0; // the only __local argument: at 0
-    void *args[] = {&din, &dout, &scratchOffset};
+    void *args[] = {&din, &dout, &scratchOffset, kNoOffset, kNoOffset, kNoOffset};
     check(cu->cuLaunchKernel(function(module, "group_sum"), groups, 1, 1, group, 1, 1,
                              group * sizeof(int), nullptr, args, nullptr),
           "cuLaunchKernel(group_sum)");
@@ -124,7 +129,7 @@ void checkGroupSum(CUmodule module) {
 // Best of `repeats` timed runs of `launches` triads: GB/s of 3 arrays.
 double triadBandwidth(CUfunction triad, CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, size_t n) {
     double s = 3.0;
-    void *args[] = {&a, &b, &c, &s};
+    void *args[] = {&a, &b, &c, &s, kNoOffset, kNoOffset, kNoOffset};
     CUevent start, stop;
     check(cu->cuEventCreate(&start, 0), "cuEventCreate");
     check(cu->cuEventCreate(&stop, 0), "cuEventCreate");
@@ -185,7 +190,7 @@ void launchCost(CUmodule ours) {
     CUfunction add = function(ours, "add");
     CUdeviceptr buffer;
     check(cu->cuMemAlloc(&buffer, 256 * 4), "cuMemAlloc");
-    void *args[] = {&buffer, &buffer, &buffer};
+    void *args[] = {&buffer, &buffer, &buffer, kNoOffset, kNoOffset, kNoOffset};
     constexpr int n = 20000;
     for (int i = 0; i < 1000; ++i)
         cu->cuLaunchKernel(add, 1, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr);

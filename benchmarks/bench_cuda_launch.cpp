@@ -1,0 +1,178 @@
+// The host cost of a launch through Level Zero on libze_cuda.so against the
+// same launch with the CUDA driver API directly, on an NVIDIA GPU (none here:
+// scripts/gpu_check.sh runs it on the lent one).
+//
+// Both sides launch the empty kernel with four device-memory pointer
+// arguments (benchmarks/kernels/empty.cl's empty4), one group of one
+// work-item, and synchronise every kBatch launches:
+//  - Launch_Cuda: the kernel translated to PTX by the driver's own chain
+//    (ze_cuda::translateSpirvToPtx), loaded with cuModuleLoadDataEx and
+//    launched with cuLaunchKernel on a non-blocking stream, its parameters
+//    passed each launch; cuStreamSynchronize.
+//  - Launch_L0: zeKernelSetArgumentValue per argument and
+//    zeCommandListAppendLaunchKernel on an asynchronous immediate list, through
+//    the system loader; the list's barrier, event and host wait.
+//  - Launch_L0_Event: the same, each launch signalling an event of its own.
+// The target (<= 1.3x) applies to the launching thread's CPU time.
+#include "bench_common.hpp"
+
+#include "cuda_api.hpp"
+#include "ptx_translator.hpp"
+
+#include <array>
+
+namespace {
+
+using namespace ze_cuda;
+
+constexpr size_t kArgs = 4;
+
+const CudaApi *api = nullptr;
+
+void checkCu(CUresult r, const char *what) {
+    if (r != CUDA_SUCCESS) {
+        std::fprintf(stderr, "%s: %s\n", what, api->describe(r).c_str());
+        std::abort();
+    }
+}
+
+std::string emptySpirv() {
+    return bench::readFile(std::string(IMEX_BENCH_SPIRV_DIR) + "/empty.spv");
+}
+
+// The raw side: a context, a stream and the kernel, with CUDA alone.
+struct RawCuda {
+    CUdevice device = 0;
+    CUcontext context = nullptr;
+    CUmodule module = nullptr;
+    CUfunction function = nullptr;
+    CUstream stream = nullptr;
+    std::array<CUdeviceptr, kArgs> buffers{};
+
+    RawCuda() {
+        checkCu(api->cuDeviceGet(&device, 0), "cuDeviceGet");
+        checkCu(api->cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
+        checkCu(api->cuCtxSetCurrent(context), "cuCtxSetCurrent");
+        std::string spirv = emptySpirv();
+        PtxModule ptx;
+        std::string log;
+        if (translateSpirvToPtx(reinterpret_cast<const uint8_t *>(spirv.data()), spirv.size(), {},
+                                &ptx, &log) != ZE_RESULT_SUCCESS) {
+            std::fprintf(stderr, "translation failed: %s\n", log.c_str());
+            std::abort();
+        }
+        checkCu(api->cuModuleLoadDataEx(&module, ptx.ptx.c_str(), 0, nullptr, nullptr),
+                "cuModuleLoadDataEx");
+        checkCu(api->cuModuleGetFunction(&function, module, "empty4"), "cuModuleGetFunction");
+        checkCu(api->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+        for (CUdeviceptr &b : buffers)
+            checkCu(api->cuMemAlloc(&b, 64), "cuMemAlloc");
+    }
+    void launch() {
+        // The translated kernel takes the global offset after its arguments
+        // (ptx_translator.hpp).
+        uint32_t offset[3] = {0, 0, 0};
+        void *params[kArgs + 3];
+        for (size_t i = 0; i < kArgs; ++i)
+            params[i] = &buffers[i];
+        for (size_t d = 0; d < 3; ++d)
+            params[kArgs + d] = &offset[d];
+        checkCu(api->cuLaunchKernel(function, 1, 1, 1, 1, 1, 1, 0, stream, params, nullptr),
+                "cuLaunchKernel");
+    }
+    void sync() { checkCu(api->cuStreamSynchronize(stream), "cuStreamSynchronize"); }
+};
+
+RawCuda &raw() {
+    static RawCuda r;
+    return r;
+}
+
+// The Level Zero side on libze_cuda.so.
+struct L0 {
+    bench::ZeSetup ze;
+    ze_module_handle_t module = nullptr;
+    ze_kernel_handle_t kernel = nullptr;
+    std::array<void *, kArgs> buffers{};
+    L0() {
+        module = ze.createModule(emptySpirv());
+        kernel = bench::ZeSetup::createKernel(module, "empty4");
+        ze_device_mem_alloc_desc_t desc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
+        for (void *&b : buffers)
+            BENCH_ZE(zeMemAllocDevice(ze.context, &desc, 64, 0, ze.device, &b));
+    }
+    void launch(ze_event_handle_t signal) {
+        for (uint32_t i = 0; i < kArgs; ++i)
+            BENCH_ZE(zeKernelSetArgumentValue(kernel, i, sizeof(void *), &buffers[i]));
+        const ze_group_count_t groups = {1, 1, 1};
+        BENCH_ZE(zeCommandListAppendLaunchKernel(ze.list, kernel, &groups, signal, 0, nullptr));
+    }
+};
+
+L0 &l0() {
+    static L0 s;
+    return s;
+}
+
+template <class Launch, class Sync> void run(benchmark::State &state, Launch launch, Sync sync) {
+    for (int i = 0; i < 2 * bench::kBatch; ++i)
+        launch(i);
+    sync();
+    int64_t n = 0;
+    for (auto _ : state) {
+        launch(n);
+        if (++n % bench::kBatch == 0)
+            sync();
+    }
+    sync();
+}
+
+void Launch_Cuda(benchmark::State &state) {
+    run(state, [](int64_t) { raw().launch(); }, [] { raw().sync(); });
+}
+
+void Launch_L0(benchmark::State &state) {
+    run(state, [](int64_t) { l0().launch(nullptr); }, [] { l0().ze.syncList(); });
+}
+
+void Launch_L0_Event(benchmark::State &state) {
+    ze_event_pool_handle_t pool = l0().ze.createEventPool(uint32_t(bench::kBatch));
+    std::vector<ze_event_handle_t> events;
+    for (uint32_t i = 0; i < bench::kBatch; ++i)
+        events.push_back(bench::ZeSetup::createEvent(pool, i));
+    run(state, [&](int64_t n) { l0().launch(events[size_t(n % bench::kBatch)]); },
+        [&] {
+            l0().ze.syncList();
+            for (ze_event_handle_t e : events)
+                BENCH_ZE(zeEventHostReset(e));
+        });
+    for (ze_event_handle_t e : events)
+        zeEventDestroy(e);
+    zeEventPoolDestroy(pool);
+}
+
+} // namespace
+
+BENCHMARK(Launch_Cuda)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(Launch_L0)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(Launch_L0_Event)->UseRealTime()->Unit(benchmark::kMicrosecond);
+
+int main(int argc, char **argv) {
+    using bench::Metric;
+    std::string why;
+    api = loadCudaApi(&why);
+    int count = 0;
+    if (api == nullptr || api->cuInit(0) != CUDA_SUCCESS || api->cuDeviceGetCount(&count) != CUDA_SUCCESS ||
+        count == 0) {
+        std::printf("skipped: no NVIDIA GPU%s%s\n", why.empty() ? "" : ": ", why.c_str());
+        return 0;
+    }
+    bench::useBuiltDriver();
+    raw();
+    l0();
+    return bench::runWithSummary(argc, argv,
+                                 {
+                                     {"Launch_L0", "Launch_Cuda", 1.3, Metric::cpuTime},
+                                     {"Launch_L0_Event", "Launch_Cuda", 0, Metric::cpuTime},
+                                 });
+}

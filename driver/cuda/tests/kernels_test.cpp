@@ -1,0 +1,397 @@
+// Modules and kernels on libze_cuda.so, through the system loader (the CUDA
+// driver alone): the driver tests' SPIR-V kernels built into PTX and run on
+// the GPU, their results checked against the host. Inputs go to device
+// memory and results come back through copies; device memory is never
+// touched by the host. Without an NVIDIA GPU every test says it skipped.
+#include "cuda_test.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+namespace zetest {
+namespace {
+
+class CudaKernels : public WithCudaLists {
+protected:
+    void TearDown() override {
+        kernels_.clear();
+        modules_.clear();
+        WithCudaLists::TearDown();
+    }
+    ze_module_handle_t module(const std::string &name) {
+        modules_.emplace_back();
+        EXPECT_ZE_SUCCESS(createModule(context_, device_, loadSpirv(name),
+                                       ZE_MODULE_FORMAT_IL_SPIRV, modules_.back()));
+        return modules_.back();
+    }
+    ze_kernel_handle_t kernel(ze_module_handle_t module, const char *name, uint32_t gx,
+                              uint32_t gy = 1, uint32_t gz = 1) {
+        kernels_.emplace_back();
+        EXPECT_ZE_SUCCESS(createKernel(module, name, kernels_.back()));
+        EXPECT_ZE_SUCCESS(zeKernelSetGroupSize(kernels_.back(), gx, gy, gz));
+        return kernels_.back();
+    }
+    // Device memory holding `values`, copied in on list_.
+    template <class T> T *deviceWith(const std::vector<T> &values) {
+        T *d = device<T>(values.size());
+        EXPECT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(list_, d, values.data(),
+                                                        values.size() * sizeof(T), nullptr, 0,
+                                                        nullptr));
+        sync(list_);
+        return d;
+    }
+    // What `n` elements of device memory hold, copied back on list_ after
+    // the work appended to it so far.
+    template <class T> std::vector<T> read(const T *d, size_t n) {
+        std::vector<T> out(n);
+        EXPECT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(list_, out.data(), d, n * sizeof(T),
+                                                        nullptr, 0, nullptr));
+        sync(list_);
+        return out;
+    }
+    static Arg pointer(void *const &p) { return Arg{sizeof(void *), &p}; }
+
+    std::vector<Module> modules_;
+    std::vector<Kernel> kernels_;
+};
+
+std::vector<int> values(size_t n, int seed) {
+    std::vector<int> v(n);
+    for (size_t i = 0; i < n; ++i)
+        v[i] = testValue(i, seed);
+    return v;
+}
+
+TEST_F(CudaKernels, VectorAddInDeviceMemory) {
+    constexpr size_t n = 1 << 20;
+    std::vector<int> a = values(n, 1), b = values(n, 2);
+    int *da = deviceWith(a), *db = deviceWith(b), *dc = device<int>(n);
+    ze_kernel_handle_t k = kernel(module("basic"), "vector_add", 256);
+    void *pa = da, *pb = db, *pc = dc;
+    ASSERT_ZE_SUCCESS(setArgs(k, {pointer(pa), pointer(pb), pointer(pc)}));
+    ASSERT_ZE_SUCCESS(launch(list_, k, {n / 256, 1, 1}));
+    std::vector<int> c = read(dc, n);
+    for (size_t i = 0; i < n; ++i)
+        ASSERT_EQ(c[i], a[i] + b[i]) << i;
+}
+
+// __local arguments become offsets into the launch's dynamic shared memory;
+// two of them side by side must not overlap, and barriers must hold.
+TEST_F(CudaKernels, LocalMemoryReductionWithBarriers) {
+    constexpr uint32_t group = 256, groups = 512;
+    std::vector<int> in = values(size_t(group) * groups, 3);
+    int *din = deviceWith(in), *dpartial = device<int>(groups);
+    ze_kernel_handle_t k = kernel(module("reduce"), "reduce_sum", group);
+    void *pin = din, *pp = dpartial;
+    ASSERT_ZE_SUCCESS(setArgs(k, {pointer(pin), pointer(pp), localBytes(group * sizeof(int))}));
+    ASSERT_ZE_SUCCESS(launch(list_, k, {groups, 1, 1}));
+    std::vector<int> partial = read(dpartial, groups);
+    for (uint32_t g = 0; g < groups; ++g) {
+        int sum = 0;
+        for (uint32_t i = 0; i < group; ++i)
+            sum += in[size_t(g) * group + i];
+        ASSERT_EQ(partial[g], sum) << g;
+    }
+    // More local memory than a group has is refused when set.
+    uint64_t limit = 0;
+    ze_device_compute_properties_t compute = {ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES};
+    ASSERT_ZE_SUCCESS(zeDeviceGetComputeProperties(device_, &compute));
+    limit = compute.maxSharedLocalMemory;
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE,
+                     zeKernelSetArgumentValue(k, 2, limit + 1, nullptr));
+}
+
+// Scalars of every width, a vector, a double and a struct with padding, by
+// value: each lands where the kernel's parameter layout says.
+TEST_F(CudaKernels, ArgumentsByValue) {
+    ze_module_handle_t m = module("struct_arg");
+    long *dout = device<long>(8);
+    void *pout = dout;
+    ze_kernel_handle_t k = kernel(m, "scalars", 1);
+    char c = -7;
+    short s = -300;
+    int i = 123456;
+    long l = -(1L << 40);
+    float f = 2.5f;
+    uint8_t v[4] = {1, 2, 3, 4};
+    double d = 0.625;
+    ASSERT_ZE_SUCCESS(setArgs(k, {pointer(pout), byValue(c), byValue(s), byValue(i), byValue(l),
+                                  byValue(f), Arg{4, v}, byValue(d)}));
+    ASSERT_ZE_SUCCESS(launch(list_, k, {1, 1, 1}));
+    std::vector<long> out = read(dout, 7);
+    EXPECT_EQ(out[0], -7);
+    EXPECT_EQ(out[1], -300);
+    EXPECT_EQ(out[2], 123456);
+    EXPECT_EQ(out[3], -(1L << 40));
+    EXPECT_EQ(out[4], 10);
+    EXPECT_EQ(out[5], 1 + 256 * (2 + 256 * (3 + 256 * 4)));
+    EXPECT_EQ(out[6], 5);
+
+    struct Params {
+        int offset;
+        float scale;
+        long big;
+        char tag;
+    } p = {5, 1.5f, 1L << 33, 9};
+    constexpr size_t n = 1000;
+    std::vector<int> in = values(n, 4);
+    int *din = deviceWith(in);
+    long *dres = device<long>(n);
+    void *pin = din, *pres = dres;
+    ze_kernel_handle_t apply = kernel(m, "apply_params", 8);
+    ASSERT_ZE_SUCCESS(setArgs(apply, {pointer(pres), pointer(pin), byValue(p)}));
+    ASSERT_ZE_SUCCESS(launch(list_, apply, {n / 8, 1, 1}));
+    std::vector<long> res = read(dres, n);
+    for (size_t j = 0; j < n; ++j)
+        ASSERT_EQ(res[j], long(float(in[j]) * p.scale) + p.offset + p.big + p.tag) << j;
+}
+
+// A table in the constant address space, and USM pointers the kernel finds
+// in memory rather than in its arguments.
+TEST_F(CudaKernels, ConstantTablesAndPointersInMemory) {
+    ze_module_handle_t m = module("struct_arg");
+    constexpr size_t n = 4096;
+    std::vector<int> table = values(64, 5);
+    std::vector<uint32_t> index(n);
+    for (size_t i = 0; i < n; ++i)
+        index[i] = uint32_t(i * 7 % 64);
+    int *dtable = deviceWith(table), *dout = device<int>(n);
+    uint32_t *dindex = deviceWith(index);
+    void *ptable = dtable, *pout = dout, *pindex = dindex;
+    ze_kernel_handle_t lookup = kernel(m, "lookup", 64);
+    ASSERT_ZE_SUCCESS(setArgs(lookup, {pointer(pout), pointer(ptable), pointer(pindex)}));
+    ASSERT_ZE_SUCCESS(launch(list_, lookup, {n / 64, 1, 1}));
+    std::vector<int> out = read(dout, n);
+    for (size_t i = 0; i < n; ++i)
+        ASSERT_EQ(out[i], table[index[i]]) << i;
+
+    std::vector<int> t0 = values(n, 6), t1 = values(n, 7), viewed = values(n, 8);
+    std::vector<int *> tables = {deviceWith(t0), deviceWith(t1)};
+    int *const *dtables = deviceWith(tables);
+    int *dviewed = deviceWith(viewed);
+    struct View {
+        uint64_t data;
+        int scale;
+    } view = {reinterpret_cast<uint64_t>(dviewed), 3};
+    uint32_t ntables = 2;
+    void *ptables = const_cast<int **>(dtables);
+    ze_kernel_handle_t gather = kernel(m, "gather_indirect", 64);
+    ASSERT_ZE_SUCCESS(
+        setArgs(gather, {pointer(pout), pointer(ptables), byValue(ntables), byValue(view)}));
+    ASSERT_ZE_SUCCESS(launch(list_, gather, {n / 64, 1, 1}));
+    out = read(dout, n);
+    for (size_t i = 0; i < n; ++i)
+        ASSERT_EQ(out[i], t0[i] + t1[i] + 3 * viewed[i]) << i;
+}
+
+TEST_F(CudaKernels, GlobalAtomicsLoseNoUpdate) {
+    ze_module_handle_t m = module("atomics");
+    constexpr size_t n = 1 << 20;
+    constexpr uint32_t nbins = 17;
+    std::vector<uint32_t> in(n);
+    for (size_t i = 0; i < n; ++i)
+        in[i] = uint32_t(i * 2654435761u >> 7);
+    uint32_t *din = deviceWith(in), *dbins = deviceWith(std::vector<uint32_t>(nbins, 0));
+    void *pin = din, *pbins = dbins;
+    ze_kernel_handle_t histogram = kernel(m, "histogram", 128);
+    ASSERT_ZE_SUCCESS(setArgs(histogram, {pointer(pin), pointer(pbins), byValue(nbins)}));
+    ASSERT_ZE_SUCCESS(launch(list_, histogram, {n / 128, 1, 1}));
+    std::vector<uint32_t> bins = read(dbins, nbins), expected(nbins, 0);
+    for (uint32_t v : in)
+        ++expected[v % nbins];
+    EXPECT_EQ(bins, expected);
+
+    std::vector<int> v = values(n, 9);
+    int *dv = deviceWith(v), *dsum = deviceWith(std::vector<int>{0}),
+        *dmax = deviceWith(std::vector<int>{-1000000});
+    void *pv = dv, *psum = dsum, *pmax = dmax;
+    ze_kernel_handle_t summax = kernel(m, "atomic_sum_max", 256);
+    ASSERT_ZE_SUCCESS(setArgs(summax, {pointer(pv), pointer(psum), pointer(pmax)}));
+    ASSERT_ZE_SUCCESS(launch(list_, summax, {n / 256, 1, 1}));
+    long long sum = 0;
+    for (int x : v)
+        sum += x;
+    EXPECT_EQ(read(dsum, 1)[0], int(sum));
+    EXPECT_EQ(read(dmax, 1)[0], *std::max_element(v.begin(), v.end()));
+}
+
+// Every work-item's global and group ids in a 3D launch, without and with a
+// global offset, and a kernel's required group size, which is the group
+// size it gets.
+TEST_F(CudaKernels, ThreeDimensionalLaunchesGlobalOffsetsAndRequiredGroupSizes) {
+    ze_module_handle_t m = module("basic");
+    constexpr uint32_t w = 16, h = 6, d = 4; // groups of 4x2x2
+    constexpr size_t n = size_t(w) * h * d;
+    uint32_t *dids = device<uint32_t>(4 * n), *dgroups = device<uint32_t>(4 * n);
+    void *pids = dids, *pgroups = dgroups;
+    ze_kernel_handle_t k = kernel(m, "record_ids", 4, 2, 2);
+    ASSERT_ZE_SUCCESS(setArgs(k, {pointer(pids), pointer(pgroups), byValue(w), byValue(h)}));
+    for (uint32_t offset : {0u, 1u}) {
+        SCOPED_TRACE(offset ? "offset (5, 3, 1)" : "no offset");
+        const uint32_t ox = 5 * offset, oy = 3 * offset, oz = offset;
+        ASSERT_ZE_SUCCESS(zeKernelSetGlobalOffsetExp(k, ox, oy, oz));
+        ASSERT_ZE_SUCCESS(launch(list_, k, {w / 4, h / 2, d / 2}));
+        std::vector<uint32_t> ids = read(dids, 4 * n), groups = read(dgroups, 4 * n);
+        for (uint32_t z = 0; z < d; ++z)
+            for (uint32_t y = 0; y < h; ++y)
+                for (uint32_t x = 0; x < w; ++x) {
+                    size_t i = 4 * ((size_t(z) * h + y) * w + x);
+                    ASSERT_EQ(ids[i], x + ox);
+                    ASSERT_EQ(ids[i + 1], y + oy);
+                    ASSERT_EQ(ids[i + 2], z + oz);
+                    ASSERT_EQ(groups[i], x / 4);
+                    ASSERT_EQ(groups[i + 1], y / 2);
+                    ASSERT_EQ(groups[i + 2], z / 2);
+                    ASSERT_EQ(groups[i + 3], x % 4 + 4 * (y % 2 + 2 * (z % 2)));
+                }
+    }
+
+    ze_kernel_handle_t fixed = kernel(m, "fixed_group", 8, 2, 1);
+    ze_kernel_properties_t props = {ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
+    ASSERT_ZE_SUCCESS(zeKernelGetProperties(fixed, &props));
+    EXPECT_EQ(props.requiredGroupSizeX, 8u);
+    EXPECT_EQ(props.requiredGroupSizeY, 2u);
+    EXPECT_EQ(props.maxSubgroupSize, 32u);
+    EXPECT_EQ(props.numKernelArgs, 1u);
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION,
+                     zeKernelSetGroupSize(fixed, 4, 2, 1));
+    int *dout = device<int>(64);
+    void *pout = dout;
+    ASSERT_ZE_SUCCESS(setArgs(fixed, {pointer(pout)}));
+    ASSERT_ZE_SUCCESS(launch(list_, fixed, {2, 2, 1}));
+    std::vector<int> out = read(dout, 64);
+    for (int v : out)
+        ASSERT_EQ(v, 802);
+    uint32_t gx = 0, gy = 0, gz = 0;
+    ASSERT_ZE_SUCCESS(zeKernelSuggestGroupSize(k, 1 << 20, 1, 1, &gx, &gy, &gz));
+    EXPECT_EQ(gx, 1024u);
+}
+
+// Launches on two lists ordered by events, the first gated by an event the
+// host sets later: the order of the in-place updates shows in the result,
+// and nothing runs before the host's signal.
+TEST_F(CudaKernels, LaunchesOrderedByEventsAcrossListsAndTheHost) {
+    constexpr size_t n = 1 << 16;
+    std::vector<int> in = values(n, 10);
+    int *data = deviceWith(in);
+    void *p = data;
+    ze_module_handle_t m = module("basic");
+    ze_kernel_handle_t k = kernel(m, "mul_add_inplace", 256);
+    ze_command_list_handle_t other = immediate(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+    ze_event_handle_t gate = event(), first = event(), second = event();
+    int mul = 3, add = -2;
+    ASSERT_ZE_SUCCESS(setArgs(k, {pointer(p), byValue(mul), byValue(add)}));
+    ASSERT_ZE_SUCCESS(launch(other, k, {n / 256, 1, 1}, first, {gate}));
+    mul = 2;
+    add = 7;
+    ASSERT_ZE_SUCCESS(setArgs(k, {pointer(p), byValue(mul), byValue(add)}));
+    ASSERT_ZE_SUCCESS(launch(list_, k, {n / 256, 1, 1}, second, {first}));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_EQ(zeEventQueryStatus(second), ZE_RESULT_NOT_READY);
+    ASSERT_ZE_SUCCESS(zeEventHostSignal(gate));
+    ASSERT_ZE_SUCCESS(zeEventHostSynchronize(second, UINT64_MAX));
+    std::vector<int> out = read(data, n);
+    for (size_t i = 0; i < n; ++i)
+        ASSERT_EQ(out[i], (in[i] * 3 - 2) * 2 + 7) << i;
+}
+
+// A regular list keeps the values set when each launch was appended, and
+// replays them at every execution.
+TEST_F(CudaKernels, RegularListsReplayTheValuesOfEachAppend) {
+    constexpr size_t n = 1 << 12;
+    std::vector<int> in = values(n, 11);
+    int *data = deviceWith(in);
+    void *p = data;
+    ze_kernel_handle_t k = kernel(module("basic"), "mul_add_inplace", 64);
+    ze_command_queue_desc_t qd = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
+    ze_command_queue_handle_t queue = nullptr;
+    ASSERT_ZE_SUCCESS(zeCommandQueueCreate(context_, device_, &qd, &queue));
+    ze_command_list_desc_t ld = {ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC};
+    ze_command_list_handle_t list = nullptr;
+    ASSERT_ZE_SUCCESS(zeCommandListCreate(context_, device_, &ld, &list));
+    int mul = 2, add = 1;
+    ASSERT_ZE_SUCCESS(setArgs(k, {pointer(p), byValue(mul), byValue(add)}));
+    ASSERT_ZE_SUCCESS(launch(list, k, {n / 64, 1, 1}));
+    ASSERT_ZE_SUCCESS(zeCommandListAppendBarrier(list, nullptr, 0, nullptr));
+    mul = -1;
+    add = 5;
+    ASSERT_ZE_SUCCESS(setArgs(k, {pointer(p), byValue(mul), byValue(add)}));
+    ASSERT_ZE_SUCCESS(launch(list, k, {n / 64, 1, 1}));
+    ASSERT_ZE_SUCCESS(zeCommandListClose(list));
+    mul = 100; // after the appends: no effect on them
+    ASSERT_ZE_SUCCESS(zeKernelSetArgumentValue(k, 1, sizeof(mul), &mul));
+    for (int run = 0; run < 3; ++run)
+        ASSERT_ZE_SUCCESS(zeCommandQueueExecuteCommandLists(queue, 1, &list, nullptr));
+    ASSERT_ZE_SUCCESS(zeCommandQueueSynchronize(queue, UINT64_MAX));
+    std::vector<int> out = read(data, n);
+    for (size_t i = 0; i < n; ++i) {
+        int v = in[i];
+        for (int run = 0; run < 3; ++run)
+            v = -(v * 2 + 1) + 5;
+        ASSERT_EQ(out[i], v) << i;
+    }
+    EXPECT_ZE_SUCCESS(zeCommandListDestroy(list));
+    EXPECT_ZE_SUCCESS(zeCommandQueueDestroy(queue));
+}
+
+TEST_F(CudaKernels, SpecializationConstantsTakeTheirValues) {
+    std::vector<uint8_t> spirv = loadSpirv("spec_constants");
+    uint32_t ids[] = {7, 9};
+    int v7 = 1234;
+    long v9 = -(1L << 35);
+    const void *vals[] = {&v7, &v9};
+    ze_module_constants_t constants = {2, ids, vals};
+    ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC};
+    desc.format = ZE_MODULE_FORMAT_IL_SPIRV;
+    desc.inputSize = spirv.size();
+    desc.pInputModule = spirv.data();
+    desc.pConstants = &constants;
+    modules_.emplace_back();
+    ASSERT_ZE_SUCCESS(zeModuleCreate(context_, device_, &desc, modules_.back().out(), nullptr));
+    long *dout = device<long>(2);
+    void *pout = dout;
+    ze_kernel_handle_t k = kernel(modules_.back(), "spec_values", 1);
+    ASSERT_ZE_SUCCESS(setArgs(k, {pointer(pout)}));
+    ASSERT_ZE_SUCCESS(launch(list_, k, {1, 1, 1}));
+    std::vector<long> out = read(dout, 2);
+    EXPECT_EQ(out[0], 1234);
+    EXPECT_EQ(out[1], -(1L << 35));
+}
+
+// What this backend does not do yet says so, and breaks nothing.
+TEST_F(CudaKernels, WhatIsNotSupportedSaysSo) {
+    ze_module_handle_t m = module("basic");
+    ze_kernel_handle_t k = kernel(m, "increment", 64);
+    int *d = deviceWith(std::vector<int>(64, 1));
+    void *p = d;
+    ASSERT_ZE_SUCCESS(setArgs(k, {pointer(p)}));
+    ze_group_count_t *groups = host<ze_group_count_t>(1);
+    *groups = {1, 1, 1};
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+                     zeCommandListAppendLaunchKernelIndirect(list_, k, groups, nullptr, 0, nullptr));
+    size_t size = 0;
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, zeModuleGetNativeBinary(m, &size, nullptr));
+    std::vector<uint8_t> spirv = loadSpirv("images");
+    ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC};
+    desc.format = ZE_MODULE_FORMAT_IL_SPIRV;
+    desc.inputSize = spirv.size();
+    desc.pInputModule = spirv.data();
+    ze_module_handle_t images = nullptr;
+    ze_module_build_log_handle_t log = nullptr;
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE,
+                     zeModuleCreate(context_, device_, &desc, &images, &log));
+    EXPECT_NE(buildLogText(log).find("image"), std::string::npos) << buildLogText(log);
+    EXPECT_ZE_SUCCESS(zeModuleBuildLogDestroy(log));
+    desc.format = ZE_MODULE_FORMAT_NATIVE;
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_NATIVE_BINARY,
+                     zeModuleCreate(context_, device_, &desc, &images, nullptr));
+    // The kernel still runs.
+    ASSERT_ZE_SUCCESS(launch(list_, k, {1, 1, 1}));
+    for (int v : read(d, 64))
+        ASSERT_EQ(v, 2);
+}
+
+} // namespace
+} // namespace zetest
