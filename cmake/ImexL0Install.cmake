@@ -1,5 +1,6 @@
 # cmake --install: the headers, the library and its compiler (side by side,
-# where the library looks for it), the driver, a CMake package
+# where the library looks for it), the two drivers (libze_opencl.so,
+# libze_cuda.so), a CMake package
 # (find_package(imex_l0_interop CONFIG) -> imex_l0::interop, and imex_l0::mlir_runtime
 # for MLIR's mgpu* ABI) and a pkg-config file.
 include(GNUInstallDirs)
@@ -13,7 +14,7 @@ set(IMEX_L0_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/imex_l0_interop)
 install(TARGETS imex_l0_interop imex_l0_mlir_runtime EXPORT imex_l0_interop_targets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS imex_l0_compiler LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(TARGETS ze_opencl LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS ze_opencl ze_cuda LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(FILES
   ${PROJECT_SOURCE_DIR}/include/imex_l0_interop.h
   ${PROJECT_SOURCE_DIR}/include/imex_l0_interop.hpp

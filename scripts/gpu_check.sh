@@ -6,7 +6,8 @@
 #       in the tool's `carry`):
 #         stack.tar.xz  what the device machine lacks: the Level Zero loader
 #                       and validation layer, LLVM 15, clang 15, LLVMSPIRVLib,
-#                       z3, libclc's NVPTX library, clang's OpenCL headers;
+#                       z3, libclc's NVPTX library, clang's OpenCL headers
+#                       (made once: delete it after changing those packages);
 #         tree.tar.xz   the build outputs that run there (both drivers, the
 #                       library, the driver's, the library's and the runtimes'
 #                       test programs with their SPIR-V, the examples, the
@@ -43,6 +44,24 @@ GPU_INTEROP_TESTS=(engine stream memory kernel events execute embedding c_api cp
 GPU_DATA=(driver/tests/spirv driver/program/spirv tests/interop/spirv tests/gpu_runtime/spirv
     tests/mlir_runtime/spirv benchmarks/spirv examples/spirv)
 
+# What the device machine lacks of what the programs need (ldd here), the
+# loader's validation layer (which the loader opens by name), libclc's NVPTX
+# library and clang's OpenCL headers, into build/gpu/stack.tar.xz.
+pack_stack() {
+    local stack
+    stack=$(mktemp -d)
+    mkdir -p "$stack/lib" "$stack/clang-include"
+    cp /usr/lib/clc/nvptx64--nvidiacl.bc "$stack/"
+    cp "$(cat "$OUT_DIR/clang_resource_dir")"/include/opencl-c*.h "$stack/clang-include/"
+    for lib in libLLVM-15.so.1 libclang-cpp.so.15 libLLVMSPIRVLib.so.15 libz3.so.4 \
+        libze_loader.so.1 libze_validation_layer.so.1 libbenchmark.so.1debian; do
+        cp -L "$(ldconfig -p | awk -v l="$lib" '$1 == l { print $NF; exit }' || true)" \
+            "$stack/lib/$lib" 2>/dev/null || cp -L "/usr/lib/llvm-15/lib/$lib" "$stack/lib/$lib"
+    done
+    XZ_OPT=-9 tar -C "$stack" -cJf "$OUT_DIR/stack.tar.xz" .
+    rm -rf "$stack"
+}
+
 case "${1:-}" in
 prepare)
     targets=(ze_cuda_ptx ze_cuda_gpu_check)
@@ -66,19 +85,8 @@ prepare)
     cp "$BUILD_DIR/benchmarks/spirv/triad.spv" "$OUT_DIR/"
     clang-15 -print-resource-dir > "$OUT_DIR/clang_resource_dir"
 
-    stack=$(mktemp -d)
-    mkdir -p "$stack/lib" "$stack/clang-include"
-    cp /usr/lib/clc/nvptx64--nvidiacl.bc "$stack/"
-    cp "$(cat "$OUT_DIR/clang_resource_dir")"/include/opencl-c*.h "$stack/clang-include/"
-    # What Ubuntu 24.04 with CUDA lacks of what these need (ldd here), and the
-    # loader's validation layer, which the loader opens by name.
-    for lib in libLLVM-15.so.1 libclang-cpp.so.15 libLLVMSPIRVLib.so.15 libz3.so.4 \
-        libze_loader.so.1 libze_validation_layer.so.1 libbenchmark.so.1debian; do
-        cp -L "$(ldconfig -p | awk -v l="$lib" '$1 == l { print $NF; exit }' || true)" \
-            "$stack/lib/$lib" 2>/dev/null || cp -L "/usr/lib/llvm-15/lib/$lib" "$stack/lib/$lib"
-    done
-    XZ_OPT=-9 tar -C "$stack" -cJf "$OUT_DIR/stack.tar.xz" .
-    rm -rf "$stack"
+    # The stack changes only with this machine's packages: made once.
+    [ -f "$OUT_DIR/stack.tar.xz" ] || pack_stack
 
     tree=$(mktemp -d)
     files=("${GPU_PROGRAMS[@]}")

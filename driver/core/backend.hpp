@@ -99,12 +99,6 @@ void kernelMemory(const Kernel &kernel, uint32_t *local, uint32_t *priv);
 // The bytes an image or sampler argument passes for the application's
 // handle (ArgKind::Image or Sampler).
 std::vector<uint8_t> objectArgument(ArgKind kind, void *handle);
-// Whether launches take a global offset (zeKernelSetGlobalOffsetExp other
-// than zero) and group counts read from memory when they run
-// (zeCommandListAppendLaunch*Indirect); where not, those are
-// ZE_RESULT_ERROR_UNSUPPORTED_FEATURE when appended.
-extern const bool kGlobalOffsets;
-extern const bool kIndirectLaunches;
 
 // The entries of the Context, Mem and CommandList tables that are the
 // backend's own (image residency, memory IPC, image copies, launches), after

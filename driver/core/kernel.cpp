@@ -109,7 +109,6 @@ void Kernel::suggestGroupSize(const uint32_t global[3], uint32_t out[3]) const {
 }
 
 void Kernel::setGlobalOffset(uint32_t x, uint32_t y, uint32_t z) {
-    check(backend::kGlobalOffsets || (x | y | z) == 0, ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
     launch_.offset[0] = x;
     launch_.offset[1] = y;
     launch_.offset[2] = z;

@@ -1,6 +1,5 @@
 // The launch appends: every form of zeCommandListAppendLaunch*, recorded as
 // Commands, or run at once on an immediate list (Queue::launch).
-#include "backend.hpp"
 #include "command_list.hpp"
 #include "context.hpp"
 #include "driver.hpp"
@@ -89,7 +88,6 @@ ze_result_t ZE_APICALL zeCommandListAppendLaunchKernelIndirect(
     return boundary(__func__, [&] {
         CommandList *list = listOf(hCommandList);
         notNull(pLaunchArgumentsBuffer);
-        check(backend::kIndirectLaunches, ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
         Command c = makeLaunch(list, Command::Type::LaunchIndirect, hKernel, hSignalEvent,
                                numWaitEvents, phWaitEvents);
         c.indirectGroups = pLaunchArgumentsBuffer;
@@ -107,7 +105,6 @@ ze_result_t ZE_APICALL zeCommandListAppendLaunchMultipleKernelsIndirect(
         notNull(phKernels);
         notNull(pCountBuffer);
         notNull(pLaunchArgumentsBuffer);
-        check(backend::kIndirectLaunches, ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
         Command c = makeCommand(list, Command::Type::LaunchIndirect, hSignalEvent, numWaitEvents,
                                 phWaitEvents);
         for (uint32_t i = 0; i < numKernels; ++i) {

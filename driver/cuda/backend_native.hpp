@@ -5,8 +5,10 @@
 
 #include "cuda_api.hpp"
 #include "object.hpp"
+#include "staging.hpp"
 
 #include <mutex>
+#include <string>
 
 namespace ze_driver {
 
@@ -18,6 +20,7 @@ struct DeviceNative {
     ze_cuda::CUdevice device = 0;
     std::once_flag retained;
     ze_cuda::CUcontext primary = nullptr; // once retained: kept until the process ends
+    StagingPool staging; // for copies with pageable host memory (staging.hpp)
 };
 
 // Level Zero contexts share the devices' primary contexts (as the CUDA
@@ -29,6 +32,7 @@ struct ContextNative {};
 struct ModuleNative {
     ze_cuda::CUmodule module = nullptr;
     ze_cuda::CUcontext context = nullptr; // where it is loaded
+    std::string ptx;                      // for zeModuleGetNativeBinary
     ModuleNative() = default;
     ModuleNative(const ModuleNative &) = delete;
     ModuleNative &operator=(const ModuleNative &) = delete;

@@ -66,6 +66,8 @@ const CudaApi *loadCudaApi(std::string *why) {
         find(api.cuLaunchHostFunc, "cuLaunchHostFunc");
         find(api.cuMemcpyAsync, "cuMemcpyAsync");
         find(api.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
+        find(api.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2");
+        find(api.cuPointerGetAttribute, "cuPointerGetAttribute");
         find(api.cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2");
         find(api.cuMemsetD8Async, "cuMemsetD8Async");
         find(api.cuMemsetD16Async, "cuMemsetD16Async");

@@ -48,8 +48,8 @@ constexpr int CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS = 89;
 constexpr int CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0;
 constexpr int CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1;
 constexpr int CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3;
-constexpr int CU_JIT_INFO_LOG_BUFFER = 3;
-constexpr int CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4;
+constexpr int CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2;
+constexpr unsigned CU_MEMORYTYPE_HOST = 0x01;
 constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
 constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 
@@ -88,6 +88,8 @@ struct CudaApi {
     CUresult (*cuLaunchHostFunc)(CUstream, CUhostFn, void *);
     CUresult (*cuMemcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
     CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
+    CUresult (*cuMemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
+    CUresult (*cuPointerGetAttribute)(void *, int, CUdeviceptr);
     CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
     CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
     CUresult (*cuMemsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream);

@@ -13,13 +13,6 @@
 
 namespace ze_driver {
 
-// Translated kernels take the global offset as parameters of their own
-// (ptx_translator.hpp). Indirect group counts need a way to read them when
-// the launch runs without blocking the application's thread, which is not
-// there yet (README.md, "Next steps").
-const bool backend::kGlobalOffsets = true;
-const bool backend::kIndirectLaunches = false;
-
 ModuleNative::~ModuleNative() {
     // Nothing here may throw: the context was retained when the module was
     // loaded, so making it current needs no check.
@@ -27,28 +20,20 @@ ModuleNative::~ModuleNative() {
         cuda().cuModuleUnload(module);
 }
 
-ze_result_t backend::buildModule(Module &module, ze_module_format_t format, const uint8_t *input,
-                                 size_t size, const std::string &,
-                                 const std::vector<SpecConstant> &specConstants, std::string *log) {
-    // The build flags are OpenCL's options for a compiler this backend does
-    // not run: the translation to PTX has none of its own (README.md).
-    if (format != ZE_MODULE_FORMAT_IL_SPIRV) {
-        *log = "this driver (CUDA) has no native binaries yet: build the module from SPIR-V";
-        return ZE_RESULT_ERROR_INVALID_NATIVE_BINARY;
-    }
-    ze_cuda::PtxModule ptx;
-    ze_result_t result = ze_cuda::translateSpirvToPtx(input, size, specConstants, &ptx, log);
-    if (result != ZE_RESULT_SUCCESS)
-        return result;
-    // The CUDA driver compiles the PTX for the GPU; what it refuses (a
-    // resource the GPU lacks) is a build failure with its log.
+namespace {
+
+// Loads `ptx` into the module's device's primary context: the CUDA driver
+// compiles it for the GPU, and what it refuses (a resource the GPU lacks)
+// is a build failure with its log.
+ze_result_t loadPtx(Module &module, const char *ptx, std::vector<KernelInfo> kernels,
+                    std::string *log) {
     Device *device = module.device();
     makeCurrent(device);
     char errors[4096] = {};
     int options[] = {ze_cuda::CU_JIT_ERROR_LOG_BUFFER, ze_cuda::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
     void *values[] = {errors, reinterpret_cast<void *>(sizeof(errors) - 1)};
-    ze_cuda::CUresult r = cuda().cuModuleLoadDataEx(&module.native().module, ptx.ptx.c_str(), 2,
-                                                    options, values);
+    ze_cuda::CUresult r =
+        cuda().cuModuleLoadDataEx(&module.native().module, ptx, 2, options, values);
     if (r == ze_cuda::CUDA_ERROR_OUT_OF_MEMORY)
         return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
     if (r != ze_cuda::CUDA_SUCCESS) {
@@ -58,12 +43,41 @@ ze_result_t backend::buildModule(Module &module, ze_module_format_t format, cons
         return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
     }
     module.native().context = device->native().primary;
-    module.setKernels(std::move(ptx.kernels));
+    module.native().ptx = ptx;
+    module.setKernels(std::move(kernels));
     return ZE_RESULT_SUCCESS;
 }
 
-std::vector<uint8_t> backend::nativeBinary(const Module &) {
-    fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+} // namespace
+
+// The build flags are OpenCL's options for a compiler this backend does not
+// run: the translation to PTX has none of its own (README.md).
+ze_result_t backend::buildModule(Module &module, ze_module_format_t format, const uint8_t *input,
+                                 size_t size, const std::string &,
+                                 const std::vector<SpecConstant> &specConstants, std::string *log) {
+    if (format == ZE_MODULE_FORMAT_NATIVE) {
+        NativeContents contents;
+        std::string reason;
+        if (!unpackNative(input, size, ze_cuda::ptxSignature(), &contents, &reason)) {
+            *log = "invalid native binary: " + reason + "\n";
+            return ZE_RESULT_ERROR_INVALID_NATIVE_BINARY;
+        }
+        std::string ptx(contents.binary.begin(), contents.binary.end());
+        return loadPtx(module, ptx.c_str(), std::move(contents.kernels), log);
+    }
+    ze_cuda::PtxModule ptx;
+    ze_result_t result = ze_cuda::translateSpirvToPtx(input, size, specConstants, &ptx, log);
+    if (result != ZE_RESULT_SUCCESS)
+        return result;
+    return loadPtx(module, ptx.ptx.c_str(), std::move(ptx.kernels), log);
+}
+
+// The PTX and the kernels' metadata: the CUDA driver compiles the PTX for
+// whichever GPU loads it, and caches what it compiled.
+std::vector<uint8_t> backend::nativeBinary(const Module &module) {
+    const std::string &ptx = module.native().ptx;
+    return packNative(ze_cuda::ptxSignature(), std::vector<uint8_t>(ptx.begin(), ptx.end()),
+                      module.kernels());
 }
 
 size_t backend::initKernel(Kernel &kernel) {

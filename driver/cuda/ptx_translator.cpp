@@ -42,6 +42,16 @@ constexpr const char *kDynamicShared = "__ze_cuda_dynamic_shared";
 // The launch's global offset, where the kernel's entry stores it.
 constexpr const char *kGlobalOffset = "__ze_cuda_global_offset";
 
+} // namespace
+
+const char *ptxSignature() {
+    // The convention's version: raised whenever kernelParameters changes.
+    return "PTX nvptx64-nvidia-cuda sm_80 +ptx75, __local arguments as offsets, global offset "
+           "parameters (convention 1)";
+}
+
+namespace {
+
 const llvm::Target *nvptxTarget(std::string *error) {
     static std::once_flag once;
     std::call_once(once, [] {

@@ -27,6 +27,11 @@ struct PtxModule {
     std::vector<ze_driver::KernelInfo> kernels; // every kernel, in module order
 };
 
+// What the PTX of a translation is made for: its target and the kernels'
+// parameter convention. A native binary (zeModuleGetNativeBinary) carries it
+// and is only taken back by a driver whose translation says the same.
+const char *ptxSignature();
+
 // Where libclc's NVPTX library is (the libclc-15 package's file); a
 // translation without it fails with a log saying so.
 const char *libclcPath();

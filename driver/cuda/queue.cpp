@@ -5,11 +5,15 @@
 #include "event.hpp"
 #include "kernel.hpp"
 #include "module.hpp"
+#include "signal.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <future>
+#include <new>
+#include <thread>
 
 namespace ze_driver {
 
@@ -21,6 +25,57 @@ CUdeviceptr address(const void *pointer) {
     return reinterpret_cast<CUdeviceptr>(pointer);
 }
 
+// The parameters are the kernel's arguments as the translator left them
+// (ptx_translator.hpp): values and USM pointers as they are, each __local
+// pointer a 64-bit byte offset into the launch's dynamic shared memory,
+// which holds them all (each at a multiple of 16 bytes: the alignment of the
+// largest access the NVPTX backend makes, a 16-byte vector); then the three
+// components of the global offset.
+void launchOn(ze_cuda::CUstream stream, Device *device, Kernel &kernel,
+              const KernelLaunch &launch, const ze_group_count_t &groups) {
+    check(kernel.module()->device() == device, ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    const KernelInfo &info = kernel.info();
+    const size_t n = launch.args.size();
+    constexpr size_t kInline = 32;
+    void *inlineParams[kInline + 3];
+    uint64_t inlineOffsets[kInline];
+    std::vector<void *> heapParams;
+    std::vector<uint64_t> heapOffsets;
+    void **params = inlineParams;
+    uint64_t *offsets = inlineOffsets;
+    if (n > kInline) {
+        heapParams.resize(n + 3);
+        heapOffsets.resize(n);
+        params = heapParams.data();
+        offsets = heapOffsets.data();
+    }
+    for (size_t d = 0; d < 3; ++d)
+        params[n + d] = const_cast<uint32_t *>(&launch.offset[d]);
+    uint64_t shared = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const ArgValue &a = launch.args[i];
+        if (info.args[i].kind == ArgKind::LocalPointer) {
+            shared = (shared + 15) / 16 * 16;
+            offsets[i] = shared;
+            shared += a.localSize;
+            params[i] = &offsets[i];
+        } else {
+            params[i] = const_cast<uint8_t *>(a.bytes.data());
+        }
+    }
+    // The kernel's own __local variables and its arguments' share one limit.
+    check(shared + kernel.native().staticShared <= device->localMemSize(),
+          ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    const ze_device_compute_properties_t &limits = device->info().compute;
+    check(groups.groupCountX <= limits.maxGroupCountX && groups.groupCountY <= limits.maxGroupCountY &&
+              groups.groupCountZ <= limits.maxGroupCountZ,
+          ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    checkCuda(cuda().cuLaunchKernel(kernel.native().function, groups.groupCountX,
+                                    groups.groupCountY, groups.groupCountZ, launch.groupSize[0],
+                                    launch.groupSize[1], launch.groupSize[2],
+                                    static_cast<unsigned>(shared), stream, params, nullptr));
+}
+
 } // namespace
 
 Queue::Queue(Context *context, Device *device) : context_(context), device_(device) {
@@ -29,6 +84,22 @@ Queue::Queue(Context *context, Device *device) : context_(context), device_(devi
 }
 
 Queue::~Queue() {
+    // The staging buffer goes back to the pool once the stream is done with
+    // it (a host function after its work); if that cannot be arranged, it is
+    // lost rather than reused too early.
+    if (staging_ != nullptr) {
+        struct Return {
+            StagingPool *pool;
+            void *buffer;
+        };
+        auto *ret = new (std::nothrow) Return{&device_->native().staging, staging_};
+        auto run = [](void *raw) {
+            std::unique_ptr<Return> r(static_cast<Return *>(raw));
+            r->pool->giveBack(r->buffer);
+        };
+        if (ret != nullptr && cuda().cuLaunchHostFunc(stream_, run, ret) != ze_cuda::CUDA_SUCCESS)
+            delete ret;
+    }
     // cuStreamDestroy needs no current context; nothing here may throw.
     cuda().cuStreamDestroy(stream_);
     if (gates_ != nullptr)
@@ -62,11 +133,62 @@ void Queue::hostTask(std::function<void()> task) {
     }
 }
 
-// cuMemsetD8/D16/D32 for patterns of 1, 2 and 4 bytes on aligned whole
-// repetitions; otherwise the pattern is copied to the start of the
-// destination and doubled by device-to-device copies (log2 of the
-// repetitions), the last one cut short.
+Queue::Memory Queue::memoryOf(const void *pointer) {
+    unsigned type = 0;
+    if (cuda().cuPointerGetAttribute(&type, ze_cuda::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                     address(pointer)) != ze_cuda::CUDA_SUCCESS)
+        return Memory::Pageable; // memory CUDA does not know
+    return type == ze_cuda::CU_MEMORYTYPE_HOST ? Memory::Pinned : Memory::Device;
+}
+
+// CUDA copies asynchronously only where one side is device (or managed)
+// memory and the other is not pageable. Otherwise it copies synchronously
+// with respect to the host, after the stream's earlier work, which would
+// make the append wait for that work (and never return if the stream waits
+// for an event the application sets later). So a copy between two host
+// buffers is a host function in stream order, and one between device memory
+// and pageable memory goes through the queue's pinned staging buffer, a
+// piece at a time: a host function copies between the pageable memory and
+// the buffer, CUDA between the buffer and the device. The stream's order
+// keeps the buffer's pieces apart.
+void Queue::copy(void *dst, const void *src, size_t bytes, Memory dstMemory, Memory srcMemory) {
+    if (bytes == 0)
+        return;
+    if (dstMemory != Memory::Device && srcMemory != Memory::Device)
+        return hostTask([dst, src, bytes] { std::memcpy(dst, src, bytes); });
+    if (dstMemory != Memory::Pageable && srcMemory != Memory::Pageable)
+        return checkCuda(cuda().cuMemcpyAsync(address(dst), address(src), bytes, stream_));
+    if (staging_ == nullptr)
+        staging_ = device_->native().staging.take(device_);
+    void *stage = staging_;
+    for (size_t done = 0; done < bytes; done += StagingPool::kBytes) {
+        size_t n = std::min(StagingPool::kBytes, bytes - done);
+        auto *to = static_cast<uint8_t *>(dst) + done;
+        const auto *from = static_cast<const uint8_t *>(src) + done;
+        if (srcMemory == Memory::Pageable) {
+            hostTask([stage, from, n] { std::memcpy(stage, from, n); });
+            checkCuda(cuda().cuMemcpyHtoDAsync(address(to), stage, n, stream_));
+        } else {
+            checkCuda(cuda().cuMemcpyDtoHAsync(stage, address(from), n, stream_));
+            hostTask([stage, to, n] { std::memcpy(to, stage, n); });
+        }
+    }
+}
+
+// On device memory: cuMemsetD8/D16/D32 for patterns of 1, 2 and 4 bytes on
+// aligned whole repetitions; otherwise the pattern is copied to the start of
+// the destination and doubled by device-to-device copies (log2 of the
+// repetitions), the last one cut short. On host memory, a host function
+// writes the pattern in stream order.
 void Queue::fill(const Command &c) {
+    Memory memory = memoryOf(c.dst);
+    if (memory != Memory::Device) {
+        auto *dst = static_cast<uint8_t *>(c.dst);
+        return hostTask([dst, size = c.size, pattern = c.pattern] {
+            for (size_t done = 0; done < size; done += pattern.size())
+                std::memcpy(dst + done, pattern.data(), std::min(pattern.size(), size - done));
+        });
+    }
     CUdeviceptr dst = address(c.dst);
     size_t n = c.pattern.size();
     const uint8_t *p = c.pattern.data();
@@ -82,70 +204,82 @@ void Queue::fill(const Command &c) {
         std::memcpy(&v, p, 4);
         return checkCuda(cuda().cuMemsetD32Async(dst, v, c.size / 4, stream_));
     }
-    // From pageable host memory the copy returns once the bytes are staged,
-    // so the pattern need not outlive the call.
-    checkCuda(cuda().cuMemcpyHtoDAsync(dst, p, std::min(n, c.size), stream_));
+    // The pattern lives in the command, which an immediate list drops when
+    // the append returns: the host function that stages it keeps a copy.
+    if (staging_ == nullptr)
+        staging_ = device_->native().staging.take(device_);
+    size_t first = std::min(n, c.size);
+    hostTask([stage = staging_, pattern = c.pattern, first] {
+        std::memcpy(stage, pattern.data(), first);
+    });
+    checkCuda(cuda().cuMemcpyHtoDAsync(dst, staging_, first, stream_));
     for (size_t done = n; done < c.size; done *= 2)
         checkCuda(
             cuda().cuMemcpyDtoDAsync(dst + done, dst, std::min(done, c.size - done), stream_));
 }
 
-// The parameters are the kernel's arguments as the translator left them
-// (ptx_translator.hpp): values and USM pointers as they are, each __local
-// pointer a 64-bit byte offset into the launch's dynamic shared memory,
-// which holds them all (each at a multiple of 16 bytes: the alignment of the
-// largest access the NVPTX backend makes, a 16-byte vector); then the three
-// components of the global offset.
-void Queue::launchKernel(Kernel &kernel, const KernelLaunch &launch,
-                         const ze_group_count_t &groups) {
-    check(kernel.module()->device() == device_, ZE_RESULT_ERROR_INVALID_ARGUMENT);
-    const KernelInfo &info = kernel.info();
-    const size_t n = launch.args.size();
-    constexpr size_t kInline = 32;
-    void *inlineParams[kInline + 3];
-    uint64_t inlineOffsets[kInline];
-    std::vector<void *> heapParams;
-    std::vector<uint64_t> heapOffsets;
-    void **params = inlineParams;
-    uint64_t *offsets = inlineOffsets;
-    if (n > kInline) {
-        heapParams.resize(n + 3);
-        heapOffsets.resize(n);
-        params = heapParams.data();
-        offsets = heapOffsets.data();
-    }
-    for (size_t d = 0; d < 3; ++d)
-        params[n + d] = const_cast<uint32_t *>(&launch.offset[d]);
-    uint64_t shared = 0;
-    for (size_t i = 0; i < n; ++i) {
-        const ArgValue &a = launch.args[i];
-        if (info.args[i].kind == ArgKind::LocalPointer) {
-            shared = (shared + 15) / 16 * 16;
-            offsets[i] = shared;
-            shared += a.localSize;
-            params[i] = &offsets[i];
-        } else {
-            params[i] = const_cast<uint8_t *>(a.bytes.data());
+// CUDA has no launch whose group counts are read when it runs, and the
+// append must not wait for the work before it (which may write the counts,
+// or wait for an event the application sets later). So the stream reaches a
+// host function, the launch's turn, which wakes a thread of the launch's
+// own; that thread reads the counts, launches the kernels on a stream of its
+// own and then sets a word the queue's stream waits for. A failure there has
+// no one to report to (Level Zero has no error state for a launch): the word
+// is set anyway, so the queue never stays stuck.
+void Queue::launchIndirect(const Command &c) {
+    // The thread owns copies of the arguments (an immediate list's launch
+    // points at the kernel's current values, which may change meanwhile).
+    auto batch = c.batch;
+    if (batch.empty())
+        batch.emplace_back(c.kernel, c.launch);
+    for (auto &entry : batch)
+        entry.second = std::make_shared<const KernelLaunch>(*entry.second);
+    auto done = std::make_shared<Signal>(context_, false);
+    auto turn = std::make_shared<std::promise<void>>();
+    std::thread([batch, done, future = turn->get_future(), device = device_,
+                 groups = c.indirectGroups, count = c.indirectCount]() mutable {
+        future.wait();
+        try {
+            makeCurrent(device);
+            auto read = [](void *to, const void *from, size_t bytes) {
+                if (memoryOf(from) == Memory::Device)
+                    checkCuda(cuda().cuMemcpyDtoH(to, address(from), bytes));
+                else
+                    std::memcpy(to, from, bytes);
+            };
+            uint32_t n = static_cast<uint32_t>(batch.size());
+            if (count != nullptr) {
+                uint32_t wanted = 0;
+                read(&wanted, count, sizeof(wanted));
+                n = std::min(n, wanted);
+            }
+            std::vector<ze_group_count_t> counts(n);
+            read(counts.data(), groups, n * sizeof(ze_group_count_t));
+            ze_cuda::CUstream own = nullptr;
+            checkCuda(cuda().cuStreamCreate(&own, ze_cuda::CU_STREAM_NON_BLOCKING));
+            std::unique_ptr<ze_cuda::CUstream_st, ze_cuda::CUresult (*)(ze_cuda::CUstream)> hold(
+                own, cuda().cuStreamDestroy);
+            for (uint32_t i = 0; i < n; ++i)
+                if (counts[i].groupCountX && counts[i].groupCountY && counts[i].groupCountZ)
+                    launchOn(own, device, *batch[i].first, *batch[i].second, counts[i]);
+            checkCuda(cuda().cuStreamWriteValue32(own, done->deviceWord(), done->target(),
+                                                  ze_cuda::CU_STREAM_WRITE_VALUE_DEFAULT));
+        } catch (...) {
+            done->set();
         }
-    }
-    // The kernel's own __local variables and its arguments' share one limit.
-    check(shared + kernel.native().staticShared <= device_->localMemSize(),
-          ZE_RESULT_ERROR_INVALID_ARGUMENT);
-    const ze_device_compute_properties_t &limits = device_->info().compute;
-    check(groups.groupCountX <= limits.maxGroupCountX && groups.groupCountY <= limits.maxGroupCountY &&
-              groups.groupCountZ <= limits.maxGroupCountZ,
-          ZE_RESULT_ERROR_INVALID_ARGUMENT);
-    checkCuda(cuda().cuLaunchKernel(kernel.native().function, groups.groupCountX,
-                                    groups.groupCountY, groups.groupCountZ, launch.groupSize[0],
-                                    launch.groupSize[1], launch.groupSize[2],
-                                    static_cast<unsigned>(shared), stream_, params, nullptr));
+    }).detach();
+    hostTask([turn] { turn->set_value(); });
+    checkCuda(cuda().cuStreamWaitValue32(stream_, done->deviceWord(), done->target(),
+                                         ze_cuda::CU_STREAM_WAIT_VALUE_GEQ));
+    // The word lives until the stream has passed it.
+    hostTask([done] {});
 }
 
 void Queue::launch(Kernel *kernel, const ze_group_count_t &groups, Event *signal,
                    const std::vector<Event *> &waits) {
     makeCurrent(device_);
     wait(stream_, waits);
-    launchKernel(*kernel, kernel->launch(), groups);
+    launchOn(stream_, device_, *kernel, kernel->launch(), groups);
     if (signal != nullptr)
         write(stream_, signal->signal());
 }
@@ -162,21 +296,33 @@ void Queue::enqueue(const Command &c) {
     wait(stream_, c.waits);
     switch (c.type) {
     case Command::Type::Launch:
-        launchKernel(*c.kernel, *c.launch, c.groups);
+        launchOn(stream_, device_, *c.kernel, *c.launch, c.groups);
+        break;
+    case Command::Type::LaunchIndirect:
+        launchIndirect(c);
         break;
     case Command::Type::Copy:
         if (c.size > 0)
-            checkCuda(cuda().cuMemcpyAsync(address(c.dst), address(c.src), c.size, stream_));
+            copy(c.dst, c.src, c.size, memoryOf(c.dst), memoryOf(c.src));
         break;
     case Command::Type::Fill:
         if (c.size > 0)
             fill(c);
         break;
-    case Command::Type::CopyRegion:
+    case Command::Type::CopyRegion: {
+        Memory dstMemory = memoryOf(c.dst), srcMemory = memoryOf(c.src);
+        if (dstMemory != Memory::Device && srcMemory != Memory::Device) {
+            // Host to host: every row in one host function.
+            hostTask([c] { forEachRegionRow(c, [](uint8_t *d, const uint8_t *s, size_t n) {
+                std::memcpy(d, s, n);
+            }); });
+            break;
+        }
         forEachRegionRow(c, [&](uint8_t *dst, const uint8_t *src, size_t bytes) {
-            checkCuda(cuda().cuMemcpyAsync(address(dst), address(src), bytes, stream_));
+            copy(dst, src, bytes, dstMemory, srcMemory);
         });
         break;
+    }
     case Command::Type::WriteTimestamp:
     case Command::Type::QueryTimestamps: {
         // Written by the host when the stream gets there: the destination
@@ -219,8 +365,7 @@ void Queue::enqueue(const Command &c) {
         // all there is.
         break;
     default:
-        // Indirect launches and images (their appends are unsupported on
-        // this backend).
+        // Images (their appends are unsupported on this backend).
         fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
     }
     if (c.signal != nullptr)

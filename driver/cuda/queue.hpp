@@ -42,9 +42,14 @@ private:
     void wait(ze_cuda::CUstream stream, const std::vector<Event *> &waits);
     // Sets `signal` once `stream` gets there.
     void write(ze_cuda::CUstream stream, Signal &signal);
+    // Where a copy's memory is, for how it is copied (queue.cpp).
+    enum class Memory { Pageable, Pinned, Device };
+    static Memory memoryOf(const void *pointer);
+    // `bytes` from src to dst in stream order, never blocking the caller.
+    void copy(void *dst, const void *src, size_t bytes, Memory dstMemory, Memory srcMemory);
     void fill(const Command &c);
-    // cuLaunchKernel of `kernel` with `launch`'s values on stream_.
-    void launchKernel(Kernel &kernel, const KernelLaunch &launch, const ze_group_count_t &groups);
+    // A LaunchIndirect command (queue.cpp says how).
+    void launchIndirect(const Command &c);
     // Runs `task` on the host when the stream reaches it.
     void hostTask(std::function<void()> task);
 
@@ -54,6 +59,9 @@ private:
     // Where barriers with wait events signal: gated by those events alone,
     // not by the work before them on stream_ (made at the first such barrier).
     ze_cuda::CUstream gates_ = nullptr;
+    // Pinned memory for copies with pageable memory (staging.hpp), taken
+    // from the device's pool at the first such copy.
+    void *staging_ = nullptr;
 };
 
 } // namespace ze_driver

@@ -15,9 +15,6 @@
 
 namespace ze_driver {
 
-const bool backend::kGlobalOffsets = true;
-const bool backend::kIndirectLaunches = true;
-
 KernelNative::~KernelNative() {
     if (cl != nullptr)
         clReleaseKernel(cl);

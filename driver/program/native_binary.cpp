@@ -4,13 +4,15 @@
 // Layout, integers little-endian:
 //   header (32 bytes): magic "ZEOCLBIN", u32 format version, u32 reserved (0),
 //                      u64 payload size, u64 FNV-1a 64 checksum of the payload
-//   payload:           string device signature (OpenCL device name, device
-//                      and driver version: a PoCL binary is only good for the
-//                      device and PoCL build that made it),
-//                      blob OpenCL program binary (CL_PROGRAM_BINARIES),
+//   payload:           string device signature (on OpenCL: the device name,
+//                      device and driver version, since a PoCL binary is only
+//                      good for the device and PoCL build that made it; on
+//                      CUDA: the PTX's target and calling convention),
+//                      blob program binary (CL_PROGRAM_BINARIES; PTX),
 //                      u32 kernel count, then per kernel: string name,
-//                      u32 x3 required group size, u32 argument count, then
-//                      per argument: u32 kind, u64 size, string type name
+//                      u32 x3 required group size, string attributes,
+//                      u32 argument count, then per argument: u32 kind,
+//                      u64 size, string type name
 //   string/blob:       u64 byte count, then the bytes
 #include "program_builder.hpp"
 
@@ -174,14 +176,11 @@ ProgramBuildResult invalidNative(const std::string &reason) {
 
 } // namespace
 
-std::vector<uint8_t> serializeNative(cl_program program, cl_device_id device,
-                                     const std::vector<KernelInfo> &kernels) {
+std::vector<uint8_t> packNative(const std::string &signature, const std::vector<uint8_t> &binary,
+                                const std::vector<KernelInfo> &kernels) {
     try {
-        std::vector<uint8_t> binary = programBinary(program, device);
-        if (binary.empty())
-            return {};
         Writer payload;
-        payload.string(deviceSignature(device));
+        payload.string(signature);
         payload.blob(binary.data(), binary.size());
         payload.u32(static_cast<uint32_t>(kernels.size()));
         for (const KernelInfo &kernel : kernels) {
@@ -211,6 +210,88 @@ std::vector<uint8_t> serializeNative(cl_program program, cl_device_id device,
     }
 }
 
+bool unpackNative(const uint8_t *data, size_t size, const std::string &signature,
+                  NativeContents *out, std::string *reason) {
+    if (!data || size < kHeaderBytes) {
+        *reason = std::to_string(size) + " bytes, shorter than the " +
+                  std::to_string(kHeaderBytes) + "-byte header";
+        return false;
+    }
+    if (std::memcmp(data, kMagic, sizeof(kMagic)) != 0) {
+        *reason = "not a binary made by this driver (wrong magic)";
+        return false;
+    }
+    Reader header(data + sizeof(kMagic), kHeaderBytes - sizeof(kMagic));
+    uint32_t version = header.u32("format version");
+    header.u32("reserved");
+    uint64_t payloadSize = header.u64("payload size");
+    uint64_t checksum = header.u64("checksum");
+    if (version != kFormatVersion) {
+        *reason = "format version " + std::to_string(version) + ", this driver reads version " +
+                  std::to_string(kFormatVersion);
+        return false;
+    }
+    if (payloadSize != size - kHeaderBytes) {
+        *reason = "payload of " + std::to_string(size - kHeaderBytes) +
+                  " bytes, the header says " + std::to_string(payloadSize) +
+                  " (truncated or padded)";
+        return false;
+    }
+    const uint8_t *body = data + kHeaderBytes;
+    if (fnv1a64(body, payloadSize) != checksum) {
+        *reason = "checksum mismatch (corrupted)";
+        return false;
+    }
+    Reader payload(body, payloadSize);
+    std::string madeFor = payload.string("device signature");
+    out->binary = payload.blob("program binary");
+    out->kernels.resize(payload.count(24, "kernel count"));
+    for (KernelInfo &kernel : out->kernels) {
+        kernel.name = payload.string("kernel name");
+        for (uint32_t &groupSize : kernel.requiredGroupSize)
+            groupSize = payload.u32("required group size");
+        kernel.attributes = payload.string("kernel attributes");
+        kernel.args.resize(payload.count(20, "argument count"));
+        for (KernelArgInfo &arg : kernel.args) {
+            uint32_t kind = payload.u32("argument kind");
+            if (kind > static_cast<uint32_t>(ArgKind::Sampler))
+                payload.fail("unknown argument kind " + std::to_string(kind));
+            arg.kind = static_cast<ArgKind>(kind);
+            arg.size = payload.u64("argument size");
+            arg.typeName = payload.string("argument type name");
+        }
+        if (!payload.ok())
+            break;
+    }
+    if (payload.ok() && payload.left() != 0)
+        payload.fail(std::to_string(payload.left()) + " unexpected bytes after the kernel list");
+    if (!payload.ok()) {
+        *reason = payload.error();
+        return false;
+    }
+    if (madeFor != signature) {
+        *reason = "built for device \"" + madeFor + "\", this device is \"" + signature + "\"";
+        return false;
+    }
+    if (out->binary.empty()) {
+        *reason = "empty program binary";
+        return false;
+    }
+    return true;
+}
+
+std::vector<uint8_t> serializeNative(cl_program program, cl_device_id device,
+                                     const std::vector<KernelInfo> &kernels) {
+    try {
+        std::vector<uint8_t> binary = programBinary(program, device);
+        if (binary.empty())
+            return {};
+        return packNative(deviceSignature(device), binary, kernels);
+    } catch (const std::bad_alloc &) {
+        return {};
+    }
+}
+
 ProgramBuildResult buildFromNative(cl_context context, cl_device_id device, const uint8_t *data,
                                    size_t size, const char *buildFlags) {
     try {
@@ -220,70 +301,20 @@ ProgramBuildResult buildFromNative(cl_context context, cl_device_id device, cons
             result.log = "no OpenCL context or device\n";
             return result;
         }
-        if (!data || size < kHeaderBytes)
-            return invalidNative(std::to_string(size) + " bytes, shorter than the " +
-                                 std::to_string(kHeaderBytes) + "-byte header");
-        if (std::memcmp(data, kMagic, sizeof(kMagic)) != 0)
-            return invalidNative("not a binary made by this driver (wrong magic)");
-        Reader header(data + sizeof(kMagic), kHeaderBytes - sizeof(kMagic));
-        uint32_t version = header.u32("format version");
-        header.u32("reserved");
-        uint64_t payloadSize = header.u64("payload size");
-        uint64_t checksum = header.u64("checksum");
-        if (version != kFormatVersion)
-            return invalidNative("format version " + std::to_string(version) +
-                                 ", this driver reads version " + std::to_string(kFormatVersion));
-        if (payloadSize != size - kHeaderBytes)
-            return invalidNative("payload of " + std::to_string(size - kHeaderBytes) +
-                                 " bytes, the header says " + std::to_string(payloadSize) +
-                                 " (truncated or padded)");
-        const uint8_t *body = data + kHeaderBytes;
-        if (fnv1a64(body, payloadSize) != checksum)
-            return invalidNative("checksum mismatch (corrupted)");
-
-        Reader payload(body, payloadSize);
-        std::string signature = payload.string("device signature");
-        std::vector<uint8_t> binary = payload.blob("program binary");
-        std::vector<KernelInfo> kernels(payload.count(24, "kernel count"));
-        for (KernelInfo &kernel : kernels) {
-            kernel.name = payload.string("kernel name");
-            for (uint32_t &groupSize : kernel.requiredGroupSize)
-                groupSize = payload.u32("required group size");
-            kernel.attributes = payload.string("kernel attributes");
-            kernel.args.resize(payload.count(20, "argument count"));
-            for (KernelArgInfo &arg : kernel.args) {
-                uint32_t kind = payload.u32("argument kind");
-                if (kind > static_cast<uint32_t>(ArgKind::Sampler))
-                    payload.fail("unknown argument kind " + std::to_string(kind));
-                arg.kind = static_cast<ArgKind>(kind);
-                arg.size = payload.u64("argument size");
-                arg.typeName = payload.string("argument type name");
-            }
-            if (!payload.ok())
-                break;
-        }
-        if (payload.ok() && payload.left() != 0)
-            payload.fail(std::to_string(payload.left()) +
-                         " unexpected bytes after the kernel list");
-        if (!payload.ok())
-            return invalidNative(payload.error());
-        std::string expected = deviceSignature(device);
-        if (signature != expected)
-            return invalidNative("built for device \"" + signature + "\", this device is \"" +
-                                 expected + "\"");
-        if (binary.empty())
-            return invalidNative("empty program binary");
-
+        NativeContents contents;
+        std::string reason;
+        if (!unpackNative(data, size, deviceSignature(device), &contents, &reason))
+            return invalidNative(reason);
         std::string ignored;
         std::string options = detail::openclBuildOptions(buildFlags, &ignored);
         ProgramBuildResult built = detail::buildOpenclProgram(
-            context, device, binary, options, ZE_RESULT_ERROR_INVALID_NATIVE_BINARY);
+            context, device, contents.binary, options, ZE_RESULT_ERROR_INVALID_NATIVE_BINARY);
         detail::ProgramPtr program = detail::holdProgram(built.program);
         built.program = nullptr;
         if (!ignored.empty())
             built.log = "ignored build flags: " + ignored + "\n" + built.log;
         if (built.result == ZE_RESULT_SUCCESS)
-            built.kernels = std::move(kernels);
+            built.kernels = std::move(contents.kernels);
         built.program = program.release();
         return built;
     } catch (const std::bad_alloc &) {

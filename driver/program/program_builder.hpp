@@ -64,8 +64,21 @@ ProgramBuildResult buildFromSpirv(cl_context context, cl_device_id device, const
                                   size_t size, const char *buildFlags,
                                   const std::vector<SpecConstant> &specConstants);
 
-// The driver's native binary: the OpenCL program binary plus the kernel
-// metadata, in a versioned, checksummed container.
+// The driver's native binary: a backend's program binary plus the kernel
+// metadata, in a versioned, checksummed container (native_binary.cpp), made
+// for the device `signature` names. unpackNative refuses a truncated,
+// corrupted or foreign blob, or one made for another signature, with the
+// reason.
+struct NativeContents {
+    std::vector<uint8_t> binary;
+    std::vector<KernelInfo> kernels;
+};
+std::vector<uint8_t> packNative(const std::string &signature, const std::vector<uint8_t> &binary,
+                                const std::vector<KernelInfo> &kernels);
+bool unpackNative(const uint8_t *data, size_t size, const std::string &signature,
+                  NativeContents *out, std::string *reason);
+
+// The OpenCL backend's native binary: the OpenCL program binary.
 std::vector<uint8_t> serializeNative(cl_program program, cl_device_id device,
                                      const std::vector<KernelInfo> &kernels);
 // Rebuilds a program from serializeNative's output; a truncated or foreign

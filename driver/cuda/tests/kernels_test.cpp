@@ -360,19 +360,79 @@ TEST_F(CudaKernels, SpecializationConstantsTakeTheirValues) {
     EXPECT_EQ(out[1], -(1L << 35));
 }
 
-// What this backend does not do yet says so, and breaks nothing.
-TEST_F(CudaKernels, WhatIsNotSupportedSaysSo) {
+// A module's native binary (its PTX and kernel metadata) builds a module
+// that runs; a damaged one is refused with the reason.
+TEST_F(CudaKernels, NativeBinariesBuildModulesAgain) {
     ze_module_handle_t m = module("basic");
-    ze_kernel_handle_t k = kernel(m, "increment", 64);
-    int *d = deviceWith(std::vector<int>(64, 1));
-    void *p = d;
-    ASSERT_ZE_SUCCESS(setArgs(k, {pointer(p)}));
-    ze_group_count_t *groups = host<ze_group_count_t>(1);
-    *groups = {1, 1, 1};
-    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-                     zeCommandListAppendLaunchKernelIndirect(list_, k, groups, nullptr, 0, nullptr));
     size_t size = 0;
-    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, zeModuleGetNativeBinary(m, &size, nullptr));
+    ASSERT_ZE_SUCCESS(zeModuleGetNativeBinary(m, &size, nullptr));
+    std::vector<uint8_t> binary(size);
+    ASSERT_ZE_SUCCESS(zeModuleGetNativeBinary(m, &size, binary.data()));
+    modules_.emplace_back();
+    ASSERT_ZE_SUCCESS(createModule(context_, device_, binary, ZE_MODULE_FORMAT_NATIVE,
+                                   modules_.back()));
+    ze_kernel_handle_t k = kernel(modules_.back(), "scale_add", 64);
+    std::vector<int> in = values(256, 12);
+    int *din = deviceWith(in), *dout = device<int>(256);
+    void *pin = din, *pout = dout;
+    int factor = 3, bias = -4;
+    ASSERT_ZE_SUCCESS(setArgs(k, {pointer(pout), pointer(pin), byValue(factor), byValue(bias)}));
+    ASSERT_ZE_SUCCESS(launch(list_, k, {4, 1, 1}));
+    std::vector<int> out = read(dout, 256);
+    for (size_t i = 0; i < 256; ++i)
+        ASSERT_EQ(out[i], in[i] * 3 - 4) << i;
+
+    binary[binary.size() / 2] ^= 0x40;
+    ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC};
+    desc.format = ZE_MODULE_FORMAT_NATIVE;
+    desc.inputSize = binary.size();
+    desc.pInputModule = binary.data();
+    ze_module_handle_t damaged = nullptr;
+    ze_module_build_log_handle_t log = nullptr;
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_NATIVE_BINARY,
+                     zeModuleCreate(context_, device_, &desc, &damaged, &log));
+    EXPECT_NE(buildLogText(log).find("checksum"), std::string::npos) << buildLogText(log);
+    EXPECT_ZE_SUCCESS(zeModuleBuildLogDestroy(log));
+}
+
+// Indirect launches read their group counts when they run: here the counts
+// are copied into device memory by work that waits for an event the host
+// sets after the appends; several kernels with a count in host memory run
+// as many of them as it says.
+TEST_F(CudaKernels, IndirectLaunchesReadTheirCountsWhenTheyRun) {
+    ze_module_handle_t m = module("basic");
+    ze_kernel_handle_t inc = kernel(m, "increment", 64), mul = kernel(m, "mul_add_inplace", 64);
+    constexpr size_t n = 64 * 40;
+    std::vector<int> in = values(n, 13);
+    int *data = deviceWith(in);
+    void *p = data;
+    int two = 2, one = 1;
+    ASSERT_ZE_SUCCESS(setArgs(inc, {pointer(p)}));
+    ASSERT_ZE_SUCCESS(setArgs(mul, {pointer(p), byValue(two), byValue(one)}));
+    ze_group_count_t *dcounts = device<ze_group_count_t>(2), *hcounts = host<ze_group_count_t>(2);
+    hcounts[0] = {30, 1, 1}; // increments the first 30 groups' items
+    hcounts[1] = {40, 1, 1};
+    ze_event_handle_t gate = event();
+    ASSERT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(list_, dcounts, hcounts,
+                                                    2 * sizeof(ze_group_count_t), nullptr, 1,
+                                                    &gate));
+    ASSERT_ZE_SUCCESS(
+        zeCommandListAppendLaunchKernelIndirect(list_, inc, dcounts, nullptr, 0, nullptr));
+    uint32_t *howMany = host<uint32_t>(1);
+    *howMany = 1; // of the two kernels below, only the first runs
+    ze_kernel_handle_t both[] = {mul, inc};
+    ASSERT_ZE_SUCCESS(zeCommandListAppendLaunchMultipleKernelsIndirect(
+        list_, 2, both, howMany, dcounts + 1, nullptr, 0, nullptr));
+    hcounts[0] = {20, 1, 1}; // before the gate opens: the launch reads this
+    ASSERT_ZE_SUCCESS(zeEventHostSignal(gate));
+    std::vector<int> out = read(data, n);
+    for (size_t i = 0; i < n; ++i)
+        ASSERT_EQ(out[i], (in[i] + (i < 20 * 64 ? 1 : 0)) * 2 + 1) << i;
+}
+
+// A module with images is refused, with the reason in its log (this
+// backend has no images); the driver goes on working.
+TEST_F(CudaKernels, ImageModulesAreRefusedByName) {
     std::vector<uint8_t> spirv = loadSpirv("images");
     ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC};
     desc.format = ZE_MODULE_FORMAT_IL_SPIRV;
@@ -384,10 +444,10 @@ TEST_F(CudaKernels, WhatIsNotSupportedSaysSo) {
                      zeModuleCreate(context_, device_, &desc, &images, &log));
     EXPECT_NE(buildLogText(log).find("image"), std::string::npos) << buildLogText(log);
     EXPECT_ZE_SUCCESS(zeModuleBuildLogDestroy(log));
-    desc.format = ZE_MODULE_FORMAT_NATIVE;
-    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_NATIVE_BINARY,
-                     zeModuleCreate(context_, device_, &desc, &images, nullptr));
-    // The kernel still runs.
+    ze_kernel_handle_t k = kernel(module("basic"), "increment", 64);
+    int *d = deviceWith(std::vector<int>(64, 1));
+    void *p = d;
+    ASSERT_ZE_SUCCESS(setArgs(k, {pointer(p)}));
     ASSERT_ZE_SUCCESS(launch(list_, k, {1, 1, 1}));
     for (int v : read(d, 64))
         ASSERT_EQ(v, 2);

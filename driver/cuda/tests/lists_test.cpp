@@ -9,6 +9,7 @@
 #include "cuda_test.hpp"
 
 #include <chrono>
+#include <future>
 #include <thread>
 
 namespace zetest {
@@ -176,6 +177,70 @@ TEST_F(CudaLists, BarriersWithWaitEventsAreGatedByThoseEventsAlone) {
     ASSERT_ZE_SUCCESS(zeEventHostSynchronize(after, UINT64_MAX));
     for (size_t i = 0; i < n; ++i)
         ASSERT_EQ(out[i], in[i]) << i;
+}
+
+// Copies and fills with host memory, pinned or pageable (malloc), wait in
+// stream order like any other work: appended behind an event the host has
+// not set, each append returns at once, nothing moves before the event, and
+// everything is right after it. Pageable memory larger than the driver's
+// staging buffer goes through it in pieces.
+TEST_F(CudaLists, CopiesWithHostMemoryNeverBlockTheAppend) {
+    constexpr size_t n = (10 << 20) / 4; // 10 MiB of words: three staging pieces
+    std::vector<uint32_t> in(n), back(n, 1), copied(n, 2), filled(1000, 3), fromDevice(1000, 4);
+    for (size_t i = 0; i < n; ++i)
+        in[i] = uint32_t(i * 2654435761u);
+    uint32_t *d = device<uint32_t>(n), *pinnedIn = host<uint32_t>(1000),
+             *pinnedOut = host<uint32_t>(1000);
+    uint8_t *dFill = device<uint8_t>(4000);
+    for (size_t i = 0; i < 1000; ++i) {
+        pinnedIn[i] = uint32_t(7 * i);
+        pinnedOut[i] = 5;
+    }
+    // 3998 bytes from an odd address: neither side is whole repetitions, so
+    // the pattern goes to the device through the staging buffer.
+    constexpr size_t fillBytes = 3998;
+    const uint8_t pattern[4] = {0xa1, 0xb2, 0xc3, 0xd4};
+    ze_event_handle_t gate = event();
+    auto appends = std::async(std::launch::async, [&] {
+        EXPECT_ZE_SUCCESS(
+            zeCommandListAppendMemoryCopy(list_, d, in.data(), n * 4, nullptr, 1, &gate));
+        EXPECT_ZE_SUCCESS(
+            zeCommandListAppendMemoryCopy(list_, back.data(), d, n * 4, nullptr, 0, nullptr));
+        EXPECT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(list_, copied.data(), in.data(), n * 4,
+                                                        nullptr, 0, nullptr));
+        EXPECT_ZE_SUCCESS(
+            zeCommandListAppendMemoryCopy(list_, pinnedOut, pinnedIn, 4000, nullptr, 0, nullptr));
+        EXPECT_ZE_SUCCESS(zeCommandListAppendMemoryFill(list_, filled.data(), pattern, 4,
+                                                        fillBytes, nullptr, 0, nullptr));
+        EXPECT_ZE_SUCCESS(zeCommandListAppendMemoryFill(list_, dFill + 1, pattern, 4, fillBytes,
+                                                        nullptr, 0, nullptr));
+        EXPECT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(list_, fromDevice.data(), dFill + 1,
+                                                        fillBytes, nullptr, 0, nullptr));
+    });
+    if (appends.wait_for(std::chrono::seconds(10)) != std::future_status::ready)
+        ADD_FAILURE() << "an append waited for the event";
+    else
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_EQ(back[0], 1u);
+    EXPECT_EQ(copied[0], 2u);
+    EXPECT_EQ(pinnedOut[0], 5u);
+    EXPECT_EQ(filled[0], 3u);
+    // Whatever happened, nothing may still run when the buffers go away.
+    ASSERT_ZE_SUCCESS(zeEventHostSignal(gate));
+    appends.wait();
+    sync(list_);
+    for (size_t i = 0; i < n; ++i) {
+        ASSERT_EQ(back[i], in[i]) << i;
+        ASSERT_EQ(copied[i], in[i]) << i;
+    }
+    const auto *f = reinterpret_cast<const uint8_t *>(filled.data());
+    const auto *fd = reinterpret_cast<const uint8_t *>(fromDevice.data());
+    for (size_t i = 0; i < fillBytes; ++i) {
+        ASSERT_EQ(f[i], pattern[i % 4]) << i;
+        ASSERT_EQ(fd[i], pattern[i % 4]) << i;
+    }
+    for (size_t i = 0; i < 1000; ++i)
+        ASSERT_EQ(pinnedOut[i], 7 * i) << i;
 }
 
 TEST_F(CudaLists, EventsResetAndSignalAgain) {
