@@ -39,6 +39,10 @@ GPU_PROGRAMS=(
     examples/regular_list examples/embed_framework examples/gpux_user_stream
     examples/gpux_lowered
     benchmarks/bench_launch benchmarks/bench_gpu_runtime benchmarks/bench_cuda_launch)
+# The OpenCL driver's suites, run on libze_cuda.so for information (they
+# expect some things only that driver has: images, IPC, virtual memory).
+GPU_DRIVER_SUITES=(driver_device context command_list immediate_list event_fence memory
+    module_kernel lifetime)
 GPU_INTEROP_TESTS=(engine stream memory kernel events execute embedding c_api cpp_wrapper
     cpp_wrapper_modes cpp_wrapper_noexcept)
 GPU_DATA=(driver/tests/spirv driver/program/spirv tests/interop/spirv tests/gpu_runtime/spirv
@@ -74,6 +78,7 @@ prepare)
         esac
     done
     for t in "${GPU_INTEROP_TESTS[@]}"; do targets+=("interop_${t}_test"); done
+    for t in "${GPU_DRIVER_SUITES[@]}"; do targets+=("ze_opencl_${t}_test"); done
     cmake --build "$BUILD_DIR" --target "${targets[@]}" imex_l0_interop imex_l0_mlir_runtime
     mkdir -p "$OUT_DIR"
     "$BUILD_DIR/driver/cuda/ze_cuda_ptx" "$BUILD_DIR/tests/gpu_runtime/spirv/gpu_kernels.spv" \
@@ -91,6 +96,7 @@ prepare)
     tree=$(mktemp -d)
     files=("${GPU_PROGRAMS[@]}")
     for t in "${GPU_INTEROP_TESTS[@]}"; do files+=("tests/interop/interop_${t}_test"); done
+    for t in "${GPU_DRIVER_SUITES[@]}"; do files+=("driver/tests/ze_opencl_${t}_test"); done
     for f in "${files[@]}" lib/libimex_l0_interop.so.0 lib/libimex_l0_mlir_runtime.so.0 \
         lib/libimex_l0_compiler.so; do
         mkdir -p "$tree/$(dirname "$f")"
@@ -164,6 +170,15 @@ run)
     section mlir_runtime_aot 60 "$b/tests/mlir_runtime/mlir_runtime_aot"
     for e in regular_list embed_framework gpux_user_stream gpux_lowered; do
         section "example $e" 60 "$b/examples/$e"
+    done
+    # For information: the tally of each, and what failed.
+    for t in "${GPU_DRIVER_SUITES[@]}"; do
+        echo "=== driver suite $t (information)"
+        rc=0
+        out=$(ZE_OPENCL_DEVICE_TYPE=GPU timeout 300 "$b/driver/tests/ze_opencl_${t}_test" 2>&1) ||
+            rc=$?
+        grep -E -A4 '^\[  (PASSED|FAILED|SKIPPED) |: Failure$' <<<"$out" | head -80 || true
+        [ "$rc" -le 1 ] || echo "(exit $rc: the suite crashed or timed out)"
     done
     section bench_cuda_launch 120 "$b/benchmarks/bench_cuda_launch" --benchmark_min_time=0.3
     section bench_launch 180 "$b/benchmarks/bench_launch" --benchmark_min_time=0.2

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cuda_api.hpp"
+#include "event_clock.hpp"
 #include "object.hpp"
 #include "staging.hpp"
 
@@ -21,6 +22,7 @@ struct DeviceNative {
     std::once_flag retained;
     ze_cuda::CUcontext primary = nullptr; // once retained: kept until the process ends
     StagingPool staging; // for copies with pageable host memory (staging.hpp)
+    EventClock clock;    // for kernel timestamps (event_clock.hpp)
 };
 
 // Level Zero contexts share the devices' primary contexts (as the CUDA

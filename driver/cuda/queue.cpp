@@ -218,52 +218,21 @@ void Queue::fill(const Command &c) {
             cuda().cuMemcpyDtoDAsync(dst + done, dst, std::min(done, c.size - done), stream_));
 }
 
-// CUDA has no launch whose group counts are read when it runs, and the
-// append must not wait for the work before it (which may write the counts,
-// or wait for an event the application sets later). So the stream reaches a
-// host function, the launch's turn, which wakes a thread of the launch's
-// own; that thread reads the counts, launches the kernels on a stream of its
-// own and then sets a word the queue's stream waits for. A failure there has
-// no one to report to (Level Zero has no error state for a launch): the word
-// is set anyway, so the queue never stays stuck.
-void Queue::launchIndirect(const Command &c) {
-    // The thread owns copies of the arguments (an immediate list's launch
-    // points at the kernel's current values, which may change meanwhile).
-    auto batch = c.batch;
-    if (batch.empty())
-        batch.emplace_back(c.kernel, c.launch);
-    for (auto &entry : batch)
-        entry.second = std::make_shared<const KernelLaunch>(*entry.second);
+// Work that needs CUDA calls (which host functions may not make) when the
+// stream gets there, without making the append wait for the work before:
+// the stream reaches a host function, the work's turn, which wakes a thread
+// of the work's own; the stream goes on once `done` is set, by the work or
+// by a stream it used. A failure there has no one to report to (Level Zero
+// has no error state for a command): `done` is set anyway, so the queue
+// never stays stuck.
+void Queue::offload(std::function<void(Signal &done)> work) {
     auto done = std::make_shared<Signal>(context_, false);
     auto turn = std::make_shared<std::promise<void>>();
-    std::thread([batch, done, future = turn->get_future(), device = device_,
-                 groups = c.indirectGroups, count = c.indirectCount]() mutable {
+    std::thread([work = std::move(work), done, future = turn->get_future(), device = device_] {
         future.wait();
         try {
             makeCurrent(device);
-            auto read = [](void *to, const void *from, size_t bytes) {
-                if (memoryOf(from) == Memory::Device)
-                    checkCuda(cuda().cuMemcpyDtoH(to, address(from), bytes));
-                else
-                    std::memcpy(to, from, bytes);
-            };
-            uint32_t n = static_cast<uint32_t>(batch.size());
-            if (count != nullptr) {
-                uint32_t wanted = 0;
-                read(&wanted, count, sizeof(wanted));
-                n = std::min(n, wanted);
-            }
-            std::vector<ze_group_count_t> counts(n);
-            read(counts.data(), groups, n * sizeof(ze_group_count_t));
-            ze_cuda::CUstream own = nullptr;
-            checkCuda(cuda().cuStreamCreate(&own, ze_cuda::CU_STREAM_NON_BLOCKING));
-            std::unique_ptr<ze_cuda::CUstream_st, ze_cuda::CUresult (*)(ze_cuda::CUstream)> hold(
-                own, cuda().cuStreamDestroy);
-            for (uint32_t i = 0; i < n; ++i)
-                if (counts[i].groupCountX && counts[i].groupCountY && counts[i].groupCountZ)
-                    launchOn(own, device, *batch[i].first, *batch[i].second, counts[i]);
-            checkCuda(cuda().cuStreamWriteValue32(own, done->deviceWord(), done->target(),
-                                                  ze_cuda::CU_STREAM_WRITE_VALUE_DEFAULT));
+            work(*done);
         } catch (...) {
             done->set();
         }
@@ -275,11 +244,57 @@ void Queue::launchIndirect(const Command &c) {
     hostTask([done] {});
 }
 
+// CUDA has no launch whose group counts are read when it runs: the counts
+// are read when the launch's turn comes (offload), and the kernels run on a
+// stream of their own, which sets `done` after them.
+void Queue::launchIndirect(const Command &c) {
+    // The thread owns copies of the arguments (an immediate list's launch
+    // points at the kernel's current values, which may change meanwhile).
+    auto batch = c.batch;
+    if (batch.empty())
+        batch.emplace_back(c.kernel, c.launch);
+    for (auto &entry : batch)
+        entry.second = std::make_shared<const KernelLaunch>(*entry.second);
+    offload([batch, device = device_, groups = c.indirectGroups,
+             count = c.indirectCount](Signal &done) {
+        uint32_t n = static_cast<uint32_t>(batch.size());
+        if (count != nullptr) {
+            uint32_t wanted = 0;
+            readAnywhere(&wanted, count, sizeof(wanted));
+            n = std::min(n, wanted);
+        }
+        std::vector<ze_group_count_t> counts(n);
+        readAnywhere(counts.data(), groups, n * sizeof(ze_group_count_t));
+        ze_cuda::CUstream own = nullptr;
+        checkCuda(cuda().cuStreamCreate(&own, ze_cuda::CU_STREAM_NON_BLOCKING));
+        std::unique_ptr<ze_cuda::CUstream_st, ze_cuda::CUresult (*)(ze_cuda::CUstream)> hold(
+            own, cuda().cuStreamDestroy);
+        for (uint32_t i = 0; i < n; ++i)
+            if (counts[i].groupCountX && counts[i].groupCountY && counts[i].groupCountZ)
+                launchOn(own, device, *batch[i].first, *batch[i].second, counts[i]);
+        checkCuda(cuda().cuStreamWriteValue32(own, done.deviceWord(), done.target(),
+                                              ze_cuda::CU_STREAM_WRITE_VALUE_DEFAULT));
+    });
+}
+
+// Reads memory the host may not touch (device memory) through CUDA.
+void Queue::readAnywhere(void *to, const void *from, size_t bytes) {
+    if (memoryOf(from) == Memory::Device)
+        checkCuda(cuda().cuMemcpyDtoH(to, address(from), bytes));
+    else
+        std::memcpy(to, from, bytes);
+}
+
 void Queue::launch(Kernel *kernel, const ze_group_count_t &groups, Event *signal,
                    const std::vector<Event *> &waits) {
     makeCurrent(device_);
     wait(stream_, waits);
+    Signal *timed = signal != nullptr && signal->signal().timed() ? &signal->signal() : nullptr;
+    if (timed != nullptr)
+        timed->recordStart(device_, stream_);
     launchOn(stream_, device_, *kernel, kernel->launch(), groups);
+    if (timed != nullptr)
+        timed->recordEnd(stream_);
     if (signal != nullptr)
         write(stream_, signal->signal());
 }
@@ -294,6 +309,16 @@ void Queue::enqueue(const Command &c) {
         return;
     }
     wait(stream_, c.waits);
+    // The work of a command that sets a timestamp event is timed by CUDA
+    // events around it (signal.hpp).
+    bool work = c.type == Command::Type::Launch || c.type == Command::Type::LaunchIndirect ||
+                c.type == Command::Type::Copy || c.type == Command::Type::Fill ||
+                c.type == Command::Type::CopyRegion;
+    Signal *timed = work && c.signal != nullptr && c.signal->signal().timed()
+                        ? &c.signal->signal()
+                        : nullptr;
+    if (timed != nullptr)
+        timed->recordStart(device_, stream_);
     switch (c.type) {
     case Command::Type::Launch:
         launchOn(stream_, device_, *c.kernel, *c.launch, c.groups);
@@ -323,26 +348,44 @@ void Queue::enqueue(const Command &c) {
         });
         break;
     }
-    case Command::Type::WriteTimestamp:
-    case Command::Type::QueryTimestamps: {
+    case Command::Type::WriteTimestamp: {
         // Written by the host when the stream gets there: the destination
-        // must be memory the host can write.
+        // must be memory the host can write (not device memory).
         Allocation a;
         check(!context_->find(c.dst, &a) || a.type != ZE_MEMORY_TYPE_DEVICE,
               ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
-        if (c.type == Command::Type::WriteTimestamp) {
-            auto *dst = static_cast<uint64_t *>(c.dst);
-            hostTask([dst] { *dst = deviceTimeNs(); });
-            break;
-        }
+        auto *dst = static_cast<uint64_t *>(c.dst);
+        hostTask([dst] { *dst = deviceTimeNs(); });
+        break;
+    }
+    case Command::Type::QueryTimestamps: {
+        // The times come from CUDA events (event_clock.hpp), which a thread
+        // may read, not a host function; the thread also reaches device
+        // memory.
         std::vector<std::shared_ptr<Signal>> signals;
         for (Event *e : c.queried) {
             wait(stream_, {e});
             signals.push_back(e->sharedSignal());
         }
+        size_t bytes = 0;
+        for (size_t i = 0; i < signals.size(); ++i)
+            bytes = std::max(bytes, (c.offsets.empty() ? i * sizeof(ze_kernel_timestamp_result_t)
+                                                       : c.offsets[i]) +
+                                        sizeof(ze_kernel_timestamp_result_t));
         auto *dst = static_cast<uint8_t *>(c.dst);
-        hostTask([signals, dst, offsets = c.offsets] {
-            writeKernelTimestamps(signals, dst, offsets);
+        bool onDevice = memoryOf(c.dst) == Memory::Device;
+        offload([signals, dst, bytes, onDevice, offsets = c.offsets](Signal &done) {
+            if (onDevice) {
+                // Only the results' bytes are written: what lies between
+                // them (offsets) is read first and kept.
+                std::vector<uint8_t> results(bytes);
+                readAnywhere(results.data(), dst, bytes);
+                writeKernelTimestamps(signals, results.data(), offsets);
+                checkCuda(cuda().cuMemcpyHtoD(address(dst), results.data(), bytes));
+            } else {
+                writeKernelTimestamps(signals, dst, offsets);
+            }
+            done.set();
         });
         break;
     }
@@ -368,6 +411,8 @@ void Queue::enqueue(const Command &c) {
         // Images (their appends are unsupported on this backend).
         fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
     }
+    if (timed != nullptr)
+        timed->recordEnd(stream_);
     if (c.signal != nullptr)
         write(stream_, c.signal->signal());
 }

@@ -50,6 +50,10 @@ private:
     void fill(const Command &c);
     // A LaunchIndirect command (queue.cpp says how).
     void launchIndirect(const Command &c);
+    // Runs `work` on a thread of its own when the stream gets there; the
+    // stream goes on once `done` is set (queue.cpp says why).
+    void offload(std::function<void(Signal &done)> work);
+    static void readAnywhere(void *to, const void *from, size_t bytes);
     // Runs `task` on the host when the stream reaches it.
     void hostTask(std::function<void()> task);
 

@@ -57,7 +57,7 @@ bool reached(uint32_t value, uint32_t target) {
 
 } // namespace
 
-Signal::Signal(Context *context, bool) {
+Signal::Signal(Context *context, bool timestamps) : timed_(timestamps) {
     // Allocating pinned memory needs a current context of the driver.
     makeCurrent(context->driver()->devices().front().get());
     word_ = Words::instance().take(&device_);
@@ -71,6 +71,36 @@ Signal::~Signal() {
     // A stream still waiting for this signal would wait forever: let it go.
     __atomic_store_n(word_, target_.load() + 1, __ATOMIC_RELEASE);
     Words::instance().give(const_cast<uint32_t *>(word_));
+    // CUDA destroys an event still to be recorded once it has been.
+    for (ze_cuda::CUevent e : {startEvent_, endEvent_})
+        if (e != nullptr)
+            cuda().cuEventDestroy(e);
+}
+
+void Signal::recordStart(Device *device, ze_cuda::CUstream stream) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (eventsDevice_ == nullptr) {
+        checkCuda(cuda().cuEventCreate(&startEvent_, 0));
+        checkCuda(cuda().cuEventCreate(&endEvent_, 0));
+        eventsDevice_ = device;
+    }
+    // Events of another device cannot be recorded here: that work's times
+    // are when the host sees the signal set.
+    recorded_ = started_ = false;
+    if (eventsDevice_ != device)
+        return;
+    reference_ = device->native().clock.current();
+    checkCuda(cuda().cuEventRecord(startEvent_, stream));
+    started_ = true;
+}
+
+void Signal::recordEnd(ze_cuda::CUstream stream) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!started_)
+        return;
+    checkCuda(cuda().cuEventRecord(endEvent_, stream));
+    started_ = false;
+    recorded_ = true;
 }
 
 bool Signal::observe() {
@@ -93,6 +123,7 @@ void Signal::set() {
         return; // signalling a signaled event changes nothing
     __atomic_store_n(word_, target, __ATOMIC_RELEASE);
     seen_ = true;
+    recorded_ = false;
     start_ = end_ = now;
 }
 
@@ -103,6 +134,7 @@ void Signal::reset() {
         return; // not signaled: nothing to undo
     target_.store(target + 1, std::memory_order_release);
     seen_ = false;
+    recorded_ = false;
 }
 
 bool Signal::isSet() {
@@ -128,10 +160,17 @@ bool Signal::waitFor(uint64_t timeoutNs) {
     }
 }
 
+// Called once the signal is set: the end event was recorded before the
+// word was written, so both events have completed.
 void Signal::timestamps(uint64_t *start, uint64_t *end) const {
     std::lock_guard<std::mutex> lock(mutex_);
     *start = start_;
     *end = end_;
+    if (recorded_) {
+        makeCurrent(eventsDevice_);
+        *start = EventClock::timeOf(*reference_, startEvent_);
+        *end = EventClock::timeOf(*reference_, endEvent_);
+    }
 }
 
 } // namespace ze_driver

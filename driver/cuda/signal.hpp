@@ -11,6 +11,11 @@
 // later set (waits are "greater or equal", wrap-safe). A word's count keeps
 // growing when a later signal gets the word. Host waits poll the word (the
 // device's writes wake no host thread).
+//
+// A signal of a timestamp pool reports the times of the work that set it,
+// from CUDA events the queue records around that work (event_clock.hpp);
+// one set by the host, or by a command without work, reports when it was
+// set or first seen set.
 #pragma once
 
 #include "backend_native.hpp"
@@ -23,11 +28,11 @@
 namespace ze_driver {
 
 class Context;
+class Device;
 
 class Signal : public std::enable_shared_from_this<Signal> {
 public:
-    // `timestamps`: the pool's events report when they were set; on this
-    // backend that is when the host first saw the word set (see README.md).
+    // `timestamps`: the pool's events report the times of their work.
     Signal(Context *context, bool timestamps);
     ~Signal();
     Signal(const Signal &) = delete;
@@ -48,6 +53,12 @@ public:
     // signal now (a command's write), or that a wait must see.
     ze_cuda::CUdeviceptr deviceWord() const { return device_; }
     uint32_t target() const { return target_.load(std::memory_order_acquire); }
+    // Whether the queue should time the work that sets this signal, and the
+    // recording of its start and end on the stream (with the device's
+    // context current) before and after the work.
+    bool timed() const { return timed_; }
+    void recordStart(Device *device, ze_cuda::CUstream stream);
+    void recordEnd(ze_cuda::CUstream stream);
 
 private:
     // Whether the word has reached the target; the first time it has, the
@@ -60,6 +71,15 @@ private:
     mutable std::mutex mutex_; // guards what follows
     bool seen_ = false;        // the host has seen this target reached
     uint64_t start_ = 0, end_ = 0;
+    const bool timed_;
+    // The work's start and end (made on the first device that times it),
+    // whether the start is recorded and the end still to come, and whether
+    // they time the current target.
+    Device *eventsDevice_ = nullptr;
+    ze_cuda::CUevent startEvent_ = nullptr, endEvent_ = nullptr;
+    std::shared_ptr<const EventClock::Reference> reference_;
+    bool started_ = false;
+    bool recorded_ = false;
 };
 
 } // namespace ze_driver

@@ -430,6 +430,65 @@ TEST_F(CudaKernels, IndirectLaunchesReadTheirCountsWhenTheyRun) {
         ASSERT_EQ(out[i], (in[i] + (i < 20 * 64 ? 1 : 0)) * 2 + 1) << i;
 }
 
+// Kernel timestamps are the kernels' own times on the device: each launch
+// takes time, in-order launches do not overlap, all lie between two reads
+// of the device's clock around them, and zeCommandListAppendQueryKernelTimestamps
+// (here into device memory) reports the same as the events.
+TEST_F(CudaKernels, KernelTimestampsAreTheKernelsTimes) {
+    ze_event_pool_desc_t desc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr,
+                                 ZE_EVENT_POOL_FLAG_HOST_VISIBLE |
+                                     ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP,
+                                 3};
+    ze_event_pool_handle_t pool = nullptr;
+    ASSERT_ZE_SUCCESS(zeEventPoolCreate(context_, &desc, 1, &device_, &pool));
+    ze_event_handle_t timed[3] = {};
+    for (uint32_t i = 0; i < 3; ++i) {
+        ze_event_desc_t e = {ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, i, ZE_EVENT_SCOPE_FLAG_HOST,
+                             ZE_EVENT_SCOPE_FLAG_HOST};
+        ASSERT_ZE_SUCCESS(zeEventCreate(pool, &e, &timed[i]));
+    }
+    constexpr size_t n = size_t(1) << 24; // 64 MiB: tens of microseconds a pass
+    int *data = device<int>(n);
+    void *p = data;
+    ze_kernel_handle_t k = kernel(module("basic"), "mul_add_inplace", 256);
+    int mul = 1, add = 1, zero = 0;
+    ASSERT_ZE_SUCCESS(setArgs(k, {pointer(p), byValue(mul), byValue(add)}));
+    ASSERT_ZE_SUCCESS(
+        zeCommandListAppendMemoryFill(list_, data, &zero, 4, n * 4, nullptr, 0, nullptr));
+    sync(list_);
+    uint64_t hostBefore = 0, before = 0, hostAfter = 0, after = 0;
+    ASSERT_ZE_SUCCESS(zeDeviceGetGlobalTimestamps(device_, &hostBefore, &before));
+    for (ze_event_handle_t e : timed)
+        ASSERT_ZE_SUCCESS(launch(list_, k, {n / 256, 1, 1}, e));
+    ze_kernel_timestamp_result_t *queried = device<ze_kernel_timestamp_result_t>(3);
+    ASSERT_ZE_SUCCESS(zeCommandListAppendQueryKernelTimestamps(list_, 3, timed, queried, nullptr,
+                                                               nullptr, 0, nullptr));
+    std::vector<ze_kernel_timestamp_result_t> fromList = read(queried, 3);
+    ASSERT_ZE_SUCCESS(zeDeviceGetGlobalTimestamps(device_, &hostAfter, &after));
+    for (uint32_t i = 0; i < 3; ++i) {
+        ze_kernel_timestamp_result_t ts = {};
+        ASSERT_ZE_SUCCESS(zeEventQueryKernelTimestamp(timed[i], &ts));
+        SCOPED_TRACE(i);
+        EXPECT_LT(ts.global.kernelStart, ts.global.kernelEnd);
+        EXPECT_LE(before, ts.global.kernelStart);
+        EXPECT_LE(ts.global.kernelEnd, after);
+        EXPECT_EQ(ts.global.kernelStart, fromList[i].global.kernelStart);
+        EXPECT_EQ(ts.global.kernelEnd, fromList[i].global.kernelEnd);
+        EXPECT_EQ(ts.context.kernelEnd, ts.global.kernelEnd);
+        if (i > 0) {
+            ze_kernel_timestamp_result_t previous = {};
+            ASSERT_ZE_SUCCESS(zeEventQueryKernelTimestamp(timed[i - 1], &previous));
+            EXPECT_LE(previous.global.kernelEnd, ts.global.kernelStart);
+        }
+    }
+    std::vector<int> out = read(data, 16);
+    for (int v : out)
+        ASSERT_EQ(v, 3);
+    for (ze_event_handle_t e : timed)
+        EXPECT_ZE_SUCCESS(zeEventDestroy(e));
+    EXPECT_ZE_SUCCESS(zeEventPoolDestroy(pool));
+}
+
 // A module with images is refused, with the reason in its log (this
 // backend has no images); the driver goes on working.
 TEST_F(CudaKernels, ImageModulesAreRefusedByName) {
