@@ -52,6 +52,20 @@ protected:
         return out;
     }
     static Arg pointer(void *const &p) { return Arg{sizeof(void *), &p}; }
+    // The build log of a module that must not build, with `expected`.
+    std::string refusedBuild(const std::vector<uint8_t> &input, ze_module_format_t format,
+                             ze_result_t expected) {
+        ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC};
+        desc.format = format;
+        desc.inputSize = input.size();
+        desc.pInputModule = input.data();
+        ze_module_handle_t module = nullptr;
+        ze_module_build_log_handle_t log = nullptr;
+        EXPECT_ZE_RESULT(expected, zeModuleCreate(context_, device_, &desc, &module, &log));
+        std::string text = buildLogText(log);
+        EXPECT_ZE_SUCCESS(zeModuleBuildLogDestroy(log));
+        return text;
+    }
 
     std::vector<Module> modules_;
     std::vector<Kernel> kernels_;
@@ -383,16 +397,9 @@ TEST_F(CudaKernels, NativeBinariesBuildModulesAgain) {
         ASSERT_EQ(out[i], in[i] * 3 - 4) << i;
 
     binary[binary.size() / 2] ^= 0x40;
-    ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC};
-    desc.format = ZE_MODULE_FORMAT_NATIVE;
-    desc.inputSize = binary.size();
-    desc.pInputModule = binary.data();
-    ze_module_handle_t damaged = nullptr;
-    ze_module_build_log_handle_t log = nullptr;
-    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_NATIVE_BINARY,
-                     zeModuleCreate(context_, device_, &desc, &damaged, &log));
-    EXPECT_NE(buildLogText(log).find("checksum"), std::string::npos) << buildLogText(log);
-    EXPECT_ZE_SUCCESS(zeModuleBuildLogDestroy(log));
+    std::string log =
+        refusedBuild(binary, ZE_MODULE_FORMAT_NATIVE, ZE_RESULT_ERROR_INVALID_NATIVE_BINARY);
+    EXPECT_NE(log.find("checksum"), std::string::npos) << log;
 }
 
 // Indirect launches read their group counts when they run: here the counts
@@ -492,17 +499,9 @@ TEST_F(CudaKernels, KernelTimestampsAreTheKernelsTimes) {
 // A module with images is refused, with the reason in its log (this
 // backend has no images); the driver goes on working.
 TEST_F(CudaKernels, ImageModulesAreRefusedByName) {
-    std::vector<uint8_t> spirv = loadSpirv("images");
-    ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC};
-    desc.format = ZE_MODULE_FORMAT_IL_SPIRV;
-    desc.inputSize = spirv.size();
-    desc.pInputModule = spirv.data();
-    ze_module_handle_t images = nullptr;
-    ze_module_build_log_handle_t log = nullptr;
-    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE,
-                     zeModuleCreate(context_, device_, &desc, &images, &log));
-    EXPECT_NE(buildLogText(log).find("image"), std::string::npos) << buildLogText(log);
-    EXPECT_ZE_SUCCESS(zeModuleBuildLogDestroy(log));
+    std::string log = refusedBuild(loadSpirv("images"), ZE_MODULE_FORMAT_IL_SPIRV,
+                                   ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
+    EXPECT_NE(log.find("image"), std::string::npos) << log;
     ze_kernel_handle_t k = kernel(module("basic"), "increment", 64);
     int *d = deviceWith(std::vector<int>(64, 1));
     void *p = d;
