@@ -45,7 +45,7 @@ GPU_DRIVER_SUITES=(driver_device context command_list immediate_list event_fence
     module_kernel lifetime)
 GPU_INTEROP_TESTS=(engine stream memory kernel events execute embedding c_api cpp_wrapper
     cpp_wrapper_modes cpp_wrapper_noexcept)
-GPU_DATA=(driver/tests/spirv driver/program/spirv tests/interop/spirv tests/gpu_runtime/spirv
+GPU_DATA=(driver/tests/spirv driver/cuda/tests/spirv driver/program/spirv tests/interop/spirv tests/gpu_runtime/spirv
     tests/mlir_runtime/spirv benchmarks/spirv examples/spirv)
 
 # What the device machine lacks of what the programs need (ldd here), the

@@ -1,5 +1,7 @@
 #include "ptx_translator.hpp"
 
+#include "missing_builtins.hpp"
+
 #include "spirv_translator.hpp"
 
 #include <llvm/AsmParser/Parser.h>
@@ -284,7 +286,8 @@ bool linkLibclc(llvm::Module &module, std::string *log) {
 std::string undefinedCalls(const llvm::Module &module) {
     std::set<std::string> names;
     for (const llvm::Function &f : module)
-        if (f.isDeclaration() && !f.isIntrinsic() && !f.use_empty())
+        // vprintf is the CUDA driver's (printfAsVprintf).
+        if (f.isDeclaration() && !f.isIntrinsic() && !f.use_empty() && f.getName() != "vprintf")
             names.insert(f.getName().str());
     std::string message;
     for (const std::string &name : names)
@@ -365,6 +368,8 @@ ze_result_t translateSpirvToPtx(const uint8_t *spirv, size_t size,
     opaque.reset();
     module->setTargetTriple(kTriple);
     module->setDataLayout(machine->createDataLayout());
+    printfAsVprintf(*module);
+    genericAddressAtomics(*module);
     if (!linkLibclc(*module, log))
         return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
     std::string undefined = undefinedCalls(*module);

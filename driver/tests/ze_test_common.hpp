@@ -230,12 +230,9 @@ inline std::vector<uint8_t> readFile(const std::string &path) {
     return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
 }
 
-// The SPIR-V of kernels/<name>.cl, compiled at build time; from the
-// directory the environment's ZE_TEST_SPIRV_DIR names where the build
-// directory is not there (on the GPU machine, scripts/gpu_check.sh).
+// The SPIR-V of kernels/<name>.cl, compiled at build time.
 inline std::vector<uint8_t> loadSpirv(const std::string &name) {
-    const char *dir = std::getenv("ZE_TEST_SPIRV_DIR");
-    return readFile(std::string(dir != nullptr ? dir : ZE_TEST_SPIRV_DIR) + "/" + name + ".spv");
+    return readFile(std::string(ZE_TEST_SPIRV_DIR) + "/" + name + ".spv");
 }
 
 inline std::string buildLogText(ze_module_build_log_handle_t log) {

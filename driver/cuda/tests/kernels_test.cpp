@@ -7,8 +7,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <thread>
+
+#include <unistd.h>
 
 namespace zetest {
 namespace {
@@ -494,6 +497,60 @@ TEST_F(CudaKernels, KernelTimestampsAreTheKernelsTimes) {
     for (ze_event_handle_t e : timed)
         EXPECT_ZE_SUCCESS(zeEventDestroy(e));
     EXPECT_ZE_SUCCESS(zeEventPoolDestroy(pool));
+}
+
+// The builtins this backend defines itself (missing_builtins.cpp): printf,
+// whose line CUDA prints when the module is unloaded at the latest, and
+// atomics on generic pointers.
+TEST_F(CudaKernels, PrintfAndGenericAddressAtomics) {
+    std::vector<uint8_t> spirv =
+        readFile(std::string(ZE_CUDA_TEST_SPIRV_DIR) + "/cuda_builtins.spv");
+    modules_.emplace_back();
+    ASSERT_ZE_SUCCESS(createModule(context_, device_, spirv, ZE_MODULE_FORMAT_IL_SPIRV,
+                                   modules_.back()));
+    ze_module_handle_t m = modules_.back();
+    int *out = device<int>(64);
+    void *pout = out;
+    ze_kernel_handle_t print = kernel(m, "print_and_double", 64);
+    ASSERT_ZE_SUCCESS(setArgs(print, {pointer(pout)}));
+    // CUDA writes the line to the process's standard output: caught in a file.
+    std::fflush(stdout);
+    FILE *caught = std::tmpfile();
+    ASSERT_NE(caught, nullptr);
+    int saved = dup(STDOUT_FILENO);
+    dup2(fileno(caught), STDOUT_FILENO);
+    EXPECT_ZE_SUCCESS(launch(list_, print, {1, 1, 1}));
+    std::vector<int> doubled = read(out, 64);
+    kernels_.clear();
+    modules_.clear(); // unloading the module prints what it printed
+    std::fflush(stdout);
+    dup2(saved, STDOUT_FILENO);
+    close(saved);
+    std::rewind(caught);
+    char line[256] = {};
+    std::string printed = std::fgets(line, sizeof(line), caught) ? line : "";
+    std::fclose(caught);
+    EXPECT_EQ(printed, "print_and_double: 64 work-items, 2.5, done\n");
+    for (int i = 0; i < 64; ++i)
+        ASSERT_EQ(doubled[i], 2 * i) << i;
+
+    modules_.emplace_back();
+    ASSERT_ZE_SUCCESS(createModule(context_, device_, spirv, ZE_MODULE_FORMAT_IL_SPIRV,
+                                   modules_.back()));
+    constexpr uint32_t n = 4096;
+    int *values = deviceWith(std::vector<int>{0, 0, 0, 0, 0});
+    void *sum = values, *max = values + 1, *count = values + 2, *flag = values + 3,
+         *winners = values + 4;
+    ze_kernel_handle_t atomics = kernel(modules_.back(), "generic_atomics", 128);
+    ASSERT_ZE_SUCCESS(setArgs(atomics, {pointer(sum), pointer(max), pointer(count),
+                                        pointer(flag), pointer(winners)}));
+    ASSERT_ZE_SUCCESS(launch(list_, atomics, {n / 128, 1, 1}));
+    std::vector<int> result = read(values, 5);
+    EXPECT_EQ(result[0], int(n * (n - 1) / 2));
+    EXPECT_EQ(result[1], int(n - 1));
+    EXPECT_EQ(result[2], int(n));
+    EXPECT_EQ(result[3], 7);
+    EXPECT_EQ(result[4], 1);
 }
 
 // A module with images is refused, with the reason in its log (this
