@@ -13,14 +13,16 @@
 #                       test programs with their SPIR-V, the examples, the
 #                       benchmarks), stripped of debug information, at their
 #                       paths under build/.
-#   bash scripts/gpu_check.sh run       there: unpacks them, makes the paths
+#   bash scripts/gpu_check.sh run [benchmarks]
+#                                       there: unpacks them, makes the paths
 #       compiled into the programs valid (the repository at this machine's
 #       path, clang's resource directory), and runs, each with a time limit
 #       and its time printed: the PTX checks and measurements
 #       (ze_cuda_gpu_check), zeModuleCreate's cost against NVRTC, the CUDA
 #       driver's suites, the library's suites and the examples with
-#       libze_cuda.so, and the launch benchmarks. Exits non-zero if a suite
-#       failed; the summary at the end names them.
+#       libze_cuda.so, and the launch benchmarks (without the validation
+#       layer, as an application runs; only they with `benchmarks`). Exits
+#       non-zero if a suite failed; the summary at the end names them.
 # The device machine has no LLVM 15, libclc or Level Zero loader, so
 # everything it runs is made here.
 set -euo pipefail
@@ -148,38 +150,42 @@ run)
         fi
     }
     b=$BUILD_DIR
-    section ptx_check 120 "$OUT_DIR/ze_cuda_gpu_check" "$OUT_DIR"
-    section module_cost 120 "$b/driver/cuda/ze_cuda_module_cost" "$OUT_DIR/triad.spv" \
-        driver/cuda/tests/triad_baseline.cu
-    # PoCL's CPU device only: the device machine's NVIDIA OpenCL platform is
-    # an OpenCL device with SVM too, which libze_opencl.so would list.
-    section two_drivers 60 env ZE_OPENCL_PLATFORM="Portable Computing Language" \
-        ZE_ENABLE_ALT_DRIVERS="$here/$b/driver/libze_opencl.so,$cuda_driver" \
-        "$b/driver/cuda/tests/ze_cuda_two_drivers_test" --gtest_filter='TwoDrivers.*'
+    if [ "${2:-}" != benchmarks ]; then
+        section ptx_check 120 "$OUT_DIR/ze_cuda_gpu_check" "$OUT_DIR"
+        section module_cost 120 "$b/driver/cuda/ze_cuda_module_cost" "$OUT_DIR/triad.spv" \
+            driver/cuda/tests/triad_baseline.cu
+        # PoCL's CPU device only: the device machine's NVIDIA OpenCL platform is
+        # an OpenCL device with SVM too, which libze_opencl.so would list.
+        section two_drivers 60 env ZE_OPENCL_PLATFORM="Portable Computing Language" \
+            ZE_ENABLE_ALT_DRIVERS="$here/$b/driver/libze_opencl.so,$cuda_driver" \
+            "$b/driver/cuda/tests/ze_cuda_two_drivers_test" --gtest_filter='TwoDrivers.*'
+        export ZE_ENABLE_ALT_DRIVERS="$cuda_driver"
+        section cuda_alone 60 "$b/driver/cuda/tests/ze_cuda_two_drivers_test" \
+            --gtest_filter='CudaAlone.*'
+        for s in usm lists kernels; do
+            section "ze_cuda.$s" 180 "$b/driver/cuda/tests/ze_cuda_${s}_test"
+        done
+        for t in "${GPU_INTEROP_TESTS[@]}"; do
+            section "interop_$t" 180 "$b/tests/interop/interop_${t}_test"
+        done
+        section gpu_runtime 180 "$b/tests/gpu_runtime/gpu_runtime_test"
+        section mlir_runtime 180 "$b/tests/mlir_runtime/mlir_runtime_test"
+        section mlir_runtime_aot 60 "$b/tests/mlir_runtime/mlir_runtime_aot"
+        for e in regular_list embed_framework gpux_user_stream gpux_lowered; do
+            section "example $e" 60 "$b/examples/$e"
+        done
+        # For information: the tally of each, and what failed.
+        for t in "${GPU_DRIVER_SUITES[@]}"; do
+            echo "=== driver suite $t (information)"
+            rc=0
+            out=$(ZE_OPENCL_DEVICE_TYPE=GPU timeout 300 "$b/driver/tests/ze_opencl_${t}_test" 2>&1) ||
+                rc=$?
+            grep -E -A4 '^\[  (PASSED|FAILED|SKIPPED) |: Failure$' <<<"$out" | head -80 || true
+            [ "$rc" -le 1 ] || echo "(exit $rc: the suite crashed or timed out)"
+        done
+    fi
     export ZE_ENABLE_ALT_DRIVERS="$cuda_driver"
-    section cuda_alone 60 "$b/driver/cuda/tests/ze_cuda_two_drivers_test" \
-        --gtest_filter='CudaAlone.*'
-    for s in usm lists kernels; do
-        section "ze_cuda.$s" 180 "$b/driver/cuda/tests/ze_cuda_${s}_test"
-    done
-    for t in "${GPU_INTEROP_TESTS[@]}"; do
-        section "interop_$t" 180 "$b/tests/interop/interop_${t}_test"
-    done
-    section gpu_runtime 180 "$b/tests/gpu_runtime/gpu_runtime_test"
-    section mlir_runtime 180 "$b/tests/mlir_runtime/mlir_runtime_test"
-    section mlir_runtime_aot 60 "$b/tests/mlir_runtime/mlir_runtime_aot"
-    for e in regular_list embed_framework gpux_user_stream gpux_lowered; do
-        section "example $e" 60 "$b/examples/$e"
-    done
-    # For information: the tally of each, and what failed.
-    for t in "${GPU_DRIVER_SUITES[@]}"; do
-        echo "=== driver suite $t (information)"
-        rc=0
-        out=$(ZE_OPENCL_DEVICE_TYPE=GPU timeout 300 "$b/driver/tests/ze_opencl_${t}_test" 2>&1) ||
-            rc=$?
-        grep -E -A4 '^\[  (PASSED|FAILED|SKIPPED) |: Failure$' <<<"$out" | head -80 || true
-        [ "$rc" -le 1 ] || echo "(exit $rc: the suite crashed or timed out)"
-    done
+    unset ZE_ENABLE_VALIDATION_LAYER ZE_ENABLE_PARAMETER_VALIDATION
     section bench_cuda_launch 120 "$b/benchmarks/bench_cuda_launch" --benchmark_min_time=0.3
     section bench_launch 180 "$b/benchmarks/bench_launch" --benchmark_min_time=0.2
     echo "=== summary: ${#failed[@]} failed${failed[*]:+: ${failed[*]}}"

@@ -21,6 +21,7 @@
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/IPO/Internalize.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <mutex>
 #include <regex>
@@ -281,6 +282,69 @@ bool linkLibclc(llvm::Module &module, std::string *log) {
     return true;
 }
 
+// The OpenCL image and sampler builtins, which this backend has no images
+// or samplers for.
+bool isImageBuiltin(llvm::StringRef name) {
+    return name.contains("ocl_image") || name.contains("ocl_sampler") ||
+           name == "__translate_sampler_initializer";
+}
+
+// Kernels that call an image builtin, directly or through other functions,
+// are left out of the module, with a line of the log each, so that a
+// module that mixes them with kernels on buffers still builds; `kernels`
+// loses their metadata (zeKernelCreate then does not find them). When
+// every kernel uses images nothing is left out: the build fails, naming
+// the image builtins (undefinedCalls).
+void leaveOutImageKernels(llvm::Module &module, std::vector<KernelInfo> &kernels,
+                          std::string *log) {
+    std::set<llvm::Function *> reaching, kernelsOut;
+    std::vector<llvm::Function *> work;
+    for (llvm::Function &f : module)
+        if (f.isDeclaration() && isImageBuiltin(f.getName()))
+            work.push_back(&f);
+    while (!work.empty()) {
+        llvm::Function *f = work.back();
+        work.pop_back();
+        for (llvm::User *user : f->users()) {
+            auto *call = llvm::dyn_cast<llvm::CallBase>(user);
+            if (!call)
+                continue;
+            llvm::Function *caller = call->getFunction();
+            if (reaching.insert(caller).second)
+                work.push_back(caller);
+        }
+    }
+    size_t all = 0;
+    for (llvm::Function &f : module)
+        all += !f.isDeclaration() && f.getCallingConv() == llvm::CallingConv::PTX_Kernel;
+    for (llvm::Function *f : reaching)
+        if (f->getCallingConv() == llvm::CallingConv::PTX_Kernel)
+            kernelsOut.insert(f);
+    if (kernelsOut.size() == all)
+        return;
+    for (llvm::Function *kernel : kernelsOut) {
+        std::string name = kernel->getName().str();
+        *log += "PTX translation: kernel " + name +
+                " uses images, which the CUDA backend does not have: it is left out of the module\n";
+        kernels.erase(std::remove_if(kernels.begin(), kernels.end(),
+                                     [&](const KernelInfo &k) { return k.name == name; }),
+                      kernels.end());
+        kernel->replaceAllUsesWith(llvm::UndefValue::get(kernel->getType()));
+        kernel->eraseFromParent();
+    }
+    // What only the left-out kernels called goes too, down to the image
+    // builtins' declarations.
+    for (bool erased = true; erased;) {
+        erased = false;
+        for (llvm::Function &f : llvm::make_early_inc_range(module))
+            if (reaching.count(&f) && f.use_empty()) {
+                reaching.erase(&f);
+                f.eraseFromParent();
+                erased = true;
+            }
+    }
+}
+
 // A call of a function nothing defines would fail in ptxas or at load time:
 // named here instead.
 std::string undefinedCalls(const llvm::Module &module) {
@@ -292,8 +356,7 @@ std::string undefinedCalls(const llvm::Module &module) {
     std::string message;
     for (const std::string &name : names)
         message += "PTX translation: " + name +
-                   (name.find("ocl_image") != std::string::npos ||
-                            name.find("ocl_sampler") != std::string::npos
+                   (isImageBuiltin(name)
                         ? " is an image builtin: the CUDA backend has no images or samplers\n"
                         : " is called but neither the module nor libclc defines it\n");
     return message;
@@ -372,6 +435,7 @@ ze_result_t translateSpirvToPtx(const uint8_t *spirv, size_t size,
     genericAddressAtomics(*module);
     if (!linkLibclc(*module, log))
         return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+    leaveOutImageKernels(*module, read.kernels, log);
     std::string undefined = undefinedCalls(*module);
     if (!undefined.empty()) {
         *log += undefined;
