@@ -1,3 +1,4 @@
+// How a command becomes CUDA stream work (queue.hpp).
 #include "queue.hpp"
 
 #include "context.hpp"
@@ -10,8 +11,8 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
-#include <memory>
 #include <future>
+#include <memory>
 #include <new>
 #include <thread>
 
@@ -63,7 +64,7 @@ void launchOn(ze_cuda::CUstream stream, Device *device, Kernel &kernel,
             params[i] = const_cast<uint8_t *>(a.bytes.data());
         }
     }
-    // The kernel's own __local variables and its arguments' share one limit.
+    // The kernel's own __local variables and its local arguments share one limit.
     check(shared + kernel.native().staticShared <= device->localMemSize(),
           ZE_RESULT_ERROR_INVALID_ARGUMENT);
     const ze_device_compute_properties_t &limits = device->info().compute;
