@@ -104,8 +104,9 @@ void backend::kernelMemory(const Kernel &kernel, uint32_t *local, uint32_t *priv
     *priv = static_cast<uint32_t>(bytes);
 }
 
-// Modules with images or samplers do not build on this backend
-// (ptx_translator.cpp), so no kernel has such an argument.
+// This backend has no images or samplers: a kernel that uses images is left
+// out of its module (ptx_translator.cpp), and a sampler argument cannot be
+// set.
 std::vector<uint8_t> backend::objectArgument(ArgKind, void *) {
     fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
 }

@@ -330,6 +330,7 @@ void leaveOutImageKernels(llvm::Module &module, std::vector<KernelInfo> &kernels
                                      [&](const KernelInfo &k) { return k.name == name; }),
                       kernels.end());
         kernel->replaceAllUsesWith(llvm::UndefValue::get(kernel->getType()));
+        reaching.erase(kernel);
         kernel->eraseFromParent();
     }
     // What only the left-out kernels called goes too, down to the image

@@ -134,6 +134,17 @@ void Queue::hostTask(std::function<void()> task) {
     }
 }
 
+void *Queue::staging() {
+    if (staging_ == nullptr)
+        staging_ = device_->native().staging.take(device_);
+    return staging_;
+}
+
+// The signal whose event asked for the times of the work that sets it.
+Signal *Queue::timed(Event *signal) {
+    return signal != nullptr && signal->signal().timed() ? &signal->signal() : nullptr;
+}
+
 Queue::Memory Queue::memoryOf(const void *pointer) {
     unsigned type = 0;
     if (cuda().cuPointerGetAttribute(&type, ze_cuda::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
@@ -159,9 +170,7 @@ void Queue::copy(void *dst, const void *src, size_t bytes, Memory dstMemory, Mem
         return hostTask([dst, src, bytes] { std::memcpy(dst, src, bytes); });
     if (dstMemory != Memory::Pageable && srcMemory != Memory::Pageable)
         return checkCuda(cuda().cuMemcpyAsync(address(dst), address(src), bytes, stream_));
-    if (staging_ == nullptr)
-        staging_ = device_->native().staging.take(device_);
-    void *stage = staging_;
+    void *stage = staging();
     for (size_t done = 0; done < bytes; done += StagingPool::kBytes) {
         size_t n = std::min(StagingPool::kBytes, bytes - done);
         auto *to = static_cast<uint8_t *>(dst) + done;
@@ -207,13 +216,10 @@ void Queue::fill(const Command &c) {
     }
     // The pattern lives in the command, which an immediate list drops when
     // the append returns: the host function that stages it keeps a copy.
-    if (staging_ == nullptr)
-        staging_ = device_->native().staging.take(device_);
+    void *stage = staging();
     size_t first = std::min(n, c.size);
-    hostTask([stage = staging_, pattern = c.pattern, first] {
-        std::memcpy(stage, pattern.data(), first);
-    });
-    checkCuda(cuda().cuMemcpyHtoDAsync(dst, staging_, first, stream_));
+    hostTask([stage, pattern = c.pattern, first] { std::memcpy(stage, pattern.data(), first); });
+    checkCuda(cuda().cuMemcpyHtoDAsync(dst, stage, first, stream_));
     for (size_t done = n; done < c.size; done *= 2)
         checkCuda(
             cuda().cuMemcpyDtoDAsync(dst + done, dst, std::min(done, c.size - done), stream_));
@@ -290,12 +296,12 @@ void Queue::launch(Kernel *kernel, const ze_group_count_t &groups, Event *signal
                    const std::vector<Event *> &waits) {
     makeCurrent(device_);
     wait(stream_, waits);
-    Signal *timed = signal != nullptr && signal->signal().timed() ? &signal->signal() : nullptr;
-    if (timed != nullptr)
-        timed->recordStart(device_, stream_);
+    Signal *times = timed(signal);
+    if (times != nullptr)
+        times->recordStart(device_, stream_);
     launchOn(stream_, device_, *kernel, kernel->launch(), groups);
-    if (timed != nullptr)
-        timed->recordEnd(stream_);
+    if (times != nullptr)
+        times->recordEnd(stream_);
     if (signal != nullptr)
         write(stream_, signal->signal());
 }
@@ -315,11 +321,9 @@ void Queue::enqueue(const Command &c) {
     bool work = c.type == Command::Type::Launch || c.type == Command::Type::LaunchIndirect ||
                 c.type == Command::Type::Copy || c.type == Command::Type::Fill ||
                 c.type == Command::Type::CopyRegion;
-    Signal *timed = work && c.signal != nullptr && c.signal->signal().timed()
-                        ? &c.signal->signal()
-                        : nullptr;
-    if (timed != nullptr)
-        timed->recordStart(device_, stream_);
+    Signal *times = work ? timed(c.signal) : nullptr;
+    if (times != nullptr)
+        times->recordStart(device_, stream_);
     switch (c.type) {
     case Command::Type::Launch:
         launchOn(stream_, device_, *c.kernel, *c.launch, c.groups);
@@ -412,8 +416,8 @@ void Queue::enqueue(const Command &c) {
         // Images (their appends are unsupported on this backend).
         fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
     }
-    if (timed != nullptr)
-        timed->recordEnd(stream_);
+    if (times != nullptr)
+        times->recordEnd(stream_);
     if (c.signal != nullptr)
         write(stream_, c.signal->signal());
 }

@@ -48,6 +48,9 @@ private:
     // `bytes` from src to dst in stream order, never blocking the caller.
     void copy(void *dst, const void *src, size_t bytes, Memory dstMemory, Memory srcMemory);
     void fill(const Command &c);
+    // The queue's staging buffer (staging.hpp), taken at its first use.
+    void *staging();
+    static Signal *timed(Event *signal);
     // A LaunchIndirect command (queue.cpp says how).
     void launchIndirect(const Command &c);
     // Runs `work` on a thread of its own when the stream gets there; the
