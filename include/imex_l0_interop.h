@@ -53,6 +53,9 @@ typedef enum {
     imex_l0_not_found,         /**< e.g. no kernel of that name in the module */
     imex_l0_runtime_error,     /**< an L0 call failed: message names the call and ze_result */
     imex_l0_timeout,           /**< a bounded wait ended before the work it waited for */
+    imex_l0_device_lost,       /**< a kernel faulted and the device can run nothing more in this
+                                    process: message names the stream's last kernel; objects can
+                                    still be destroyed */
 } imex_l0_status_t;
 
 /** A static string naming the status ("imex_l0_success", ...). */

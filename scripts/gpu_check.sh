@@ -36,6 +36,7 @@ GPU_PROGRAMS=(
     driver/cuda/ze_cuda_module_cost
     driver/cuda/tests/ze_cuda_two_drivers_test driver/cuda/tests/ze_cuda_usm_test
     driver/cuda/tests/ze_cuda_lists_test driver/cuda/tests/ze_cuda_kernels_test
+    driver/cuda/tests/ze_cuda_builtins_test driver/cuda/tests/ze_cuda_device_lost_test
     tests/gpu_runtime/gpu_runtime_test tests/mlir_runtime/mlir_runtime_test
     tests/mlir_runtime/mlir_runtime_aot
     examples/regular_list examples/embed_framework examples/gpux_user_stream
@@ -46,7 +47,7 @@ GPU_PROGRAMS=(
 GPU_DRIVER_SUITES=(driver_device context command_list immediate_list event_fence memory
     module_kernel lifetime)
 GPU_INTEROP_TESTS=(engine stream memory kernel events execute embedding c_api cpp_wrapper
-    cpp_wrapper_modes cpp_wrapper_noexcept)
+    cpp_wrapper_modes cpp_wrapper_noexcept device_lost)
 GPU_DATA=(driver/tests/spirv driver/cuda/tests/spirv driver/program/spirv tests/interop/spirv tests/gpu_runtime/spirv
     tests/mlir_runtime/spirv benchmarks/spirv examples/spirv)
 
@@ -162,7 +163,8 @@ run)
         export ZE_ENABLE_ALT_DRIVERS="$cuda_driver"
         section cuda_alone 60 "$b/driver/cuda/tests/ze_cuda_two_drivers_test" \
             --gtest_filter='CudaAlone.*'
-        for s in usm lists kernels; do
+        # device_lost loses the GPU for its process: a process of its own.
+        for s in usm lists kernels builtins device_lost; do
             section "ze_cuda.$s" 180 "$b/driver/cuda/tests/ze_cuda_${s}_test"
         done
         for t in "${GPU_INTEROP_TESTS[@]}"; do

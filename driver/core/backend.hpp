@@ -107,6 +107,18 @@ void completeContextTable(_ze_context_dditable_t *table);
 void completeMemTable(_ze_mem_dditable_t *table);
 void completeCommandListTable(_ze_command_list_dditable_t *table);
 
+// Whether `device` was lost: a kernel fault (an illegal address, a trap)
+// left it unable to run anything more in this process. Every wait on its
+// work, every synchronization and every later append then fails with
+// ZE_RESULT_ERROR_DEVICE_LOST, as do zeDeviceGetStatus and
+// zeContextGetStatus. A backend whose kernels run in the host process (PoCL's
+// CPU device) never loses its device: a faulting kernel faults the process.
+bool deviceLost(Device &device);
+
+// The address of the backend's own extension function `name`
+// (zeDriverGetExtensionFunctionAddress), or null.
+void *extensionFunction(const char *name);
+
 // Whether event pools can be shared between processes (ZE_EVENT_POOL_FLAG_IPC:
 // their states are words of a memory file, event_ipc.hpp, which the
 // backend's Signal must take as the truth, Signal::shareState).

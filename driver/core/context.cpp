@@ -142,9 +142,12 @@ ze_result_t ZE_APICALL zeContextDestroy(ze_context_handle_t hContext) {
     });
 }
 
+// A context is lost with any of its devices (every device of its driver).
 ze_result_t ZE_APICALL zeContextGetStatus(ze_context_handle_t hContext) {
     return boundary(__func__, [&] {
-        fromHandle<Context>(hContext);
+        for (const auto &device : fromHandle<Context>(hContext)->driver()->devices())
+            if (backend::deviceLost(*device))
+                return ZE_RESULT_ERROR_DEVICE_LOST;
         return ZE_RESULT_SUCCESS;
     });
 }

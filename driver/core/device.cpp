@@ -184,8 +184,8 @@ ze_result_t ZE_APICALL zeDeviceCanAccessPeer(ze_device_handle_t hDevice, ze_devi
 
 ze_result_t ZE_APICALL zeDeviceGetStatus(ze_device_handle_t hDevice) {
     return boundary(__func__, [&] {
-        fromHandle<Device>(hDevice);
-        return ZE_RESULT_SUCCESS;
+        return backend::deviceLost(*fromHandle<Device>(hDevice)) ? ZE_RESULT_ERROR_DEVICE_LOST
+                                                                  : ZE_RESULT_SUCCESS;
     });
 }
 

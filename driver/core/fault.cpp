@@ -1,5 +1,7 @@
 #include "fault.hpp"
 
+#include "backend.hpp"
+
 #include "options.hpp"
 #include "program_builder.hpp"
 #include "ze_opencl_ext.h"
@@ -124,7 +126,7 @@ void *extensionFunction(const char *name) {
         return reinterpret_cast<void *>(&fault::setFault);
     if (std::strcmp(name, ZEX_OPENCL_GET_FAULT_HIT_NAME) == 0)
         return reinterpret_cast<void *>(&fault::getFaultHit);
-    return nullptr;
+    return backend::extensionFunction(name);
 }
 
 } // namespace ze_driver

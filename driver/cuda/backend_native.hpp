@@ -8,6 +8,8 @@
 #include "object.hpp"
 #include "staging.hpp"
 
+#include <atomic>
+#include <chrono>
 #include <mutex>
 #include <string>
 
@@ -23,6 +25,11 @@ struct DeviceNative {
     ze_cuda::CUcontext primary = nullptr; // once retained: kept until the process ends
     StagingPool staging; // for copies with pageable host memory (staging.hpp)
     EventClock clock;    // for kernel timestamps (event_clock.hpp)
+    // A kernel fault lost the device (backend::deviceLost): set once seen,
+    // never cleared. When the context was last asked (lost() asks at most
+    // once a millisecond), in steady-clock nanoseconds.
+    std::atomic<bool> lost{false};
+    std::atomic<int64_t> lastProbe{0};
 };
 
 // Level Zero contexts share the devices' primary contexts (as the CUDA
@@ -35,6 +42,7 @@ struct ModuleNative {
     ze_cuda::CUmodule module = nullptr;
     ze_cuda::CUcontext context = nullptr; // where it is loaded
     std::string ptx;                      // for zeModuleGetNativeBinary
+    bool prints = false;                  // calls vprintf (Queue: printf's output)
     ModuleNative() = default;
     ModuleNative(const ModuleNative &) = delete;
     ModuleNative &operator=(const ModuleNative &) = delete;
@@ -46,6 +54,7 @@ struct ModuleNative {
 struct KernelNative {
     ze_cuda::CUfunction function = nullptr;
     uint32_t staticShared = 0; // bytes of __local variables the kernel declares itself
+    bool prints = false;       // its module calls vprintf
 };
 
 // Commands need nothing of this backend's own (there are no images on it).
@@ -61,17 +70,26 @@ struct AllocationNative {
 // The CUDA driver's entry points (loaded at discovery, which found devices).
 const ze_cuda::CudaApi &cuda();
 
+// `device`'s primary context, retained the first time.
+ze_cuda::CUcontext primaryContext(Device *device);
 // Makes `device`'s primary context current on the calling thread (retaining
 // it the first time): CUDA calls act on the thread's current context.
 void makeCurrent(Device *device);
 
-// A CUDA failure seen by the driver: out of memory keeps its meaning,
-// anything else is a device-side problem the application cannot fix.
+// A CUDA failure seen by the driver: out of memory keeps its meaning, a
+// fault that poisoned the context is a lost device, anything else is a
+// device-side problem the application cannot fix.
 inline void checkCuda(ze_cuda::CUresult result) {
     if (result == ze_cuda::CUDA_SUCCESS)
         return;
-    fail(result == ze_cuda::CUDA_ERROR_OUT_OF_MEMORY ? ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY
-                                                     : ZE_RESULT_ERROR_UNKNOWN);
+    if (result == ze_cuda::CUDA_ERROR_OUT_OF_MEMORY)
+        fail(ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY);
+    fail(ze_cuda::isStickyError(result) ? ZE_RESULT_ERROR_DEVICE_LOST : ZE_RESULT_ERROR_UNKNOWN);
 }
+
+// Whether a kernel fault lost `device` (backend::deviceLost, device_loss.cpp),
+// asking its context at most once a millisecond: cheap enough for every poll
+// of a wait.
+bool lost(Device *device);
 
 } // namespace ze_driver

@@ -73,6 +73,8 @@ const CudaApi *loadCudaApi(std::string *why) {
         find(api.cuMemsetD16Async, "cuMemsetD16Async");
         find(api.cuMemsetD32Async, "cuMemsetD32Async");
         find(api.cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2");
+        find(api.cuMemHostRegister, "cuMemHostRegister_v2");
+        find(api.cuMemHostUnregister, "cuMemHostUnregister");
         find(api.cuEventCreate, "cuEventCreate");
         find(api.cuEventRecord, "cuEventRecord");
         find(api.cuEventSynchronize, "cuEventSynchronize");

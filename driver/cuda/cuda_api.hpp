@@ -29,6 +29,31 @@ constexpr unsigned CU_STREAM_NON_BLOCKING = 0x1;
 constexpr unsigned CU_STREAM_WAIT_VALUE_GEQ = 0x0; // (int32_t)(*addr - value) >= 0
 constexpr unsigned CU_STREAM_WRITE_VALUE_DEFAULT = 0x0;
 constexpr CUresult CUDA_ERROR_NOT_READY = 600;
+constexpr CUresult CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712;
+constexpr CUresult CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED = 713;
+constexpr unsigned CU_MEMHOSTREGISTER_PORTABLE = 0x01;
+constexpr unsigned CU_MEMHOSTREGISTER_DEVICEMAP = 0x02;
+
+// Whether `result` says the context met a fault it cannot recover from (an
+// illegal address, an illegal instruction, a trap or assertion, a kernel
+// that ran past the watchdog): from then on every call in the context fails
+// with it, and the process must create a new context to use the GPU again.
+inline bool isStickyError(CUresult result) {
+    switch (result) {
+    case 700: // CUDA_ERROR_ILLEGAL_ADDRESS
+    case 702: // CUDA_ERROR_LAUNCH_TIMEOUT
+    case 710: // CUDA_ERROR_ASSERT
+    case 714: // CUDA_ERROR_HARDWARE_STACK_ERROR
+    case 715: // CUDA_ERROR_ILLEGAL_INSTRUCTION
+    case 716: // CUDA_ERROR_MISALIGNED_ADDRESS
+    case 717: // CUDA_ERROR_INVALID_ADDRESS_SPACE
+    case 718: // CUDA_ERROR_INVALID_PC
+    case 719: // CUDA_ERROR_LAUNCH_FAILED
+        return true;
+    default:
+        return false;
+    }
+}
 using CUhostFn = void (*)(void *);
 constexpr int CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1;
 constexpr int CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X = 2; // Y 3, Z 4
@@ -45,6 +70,7 @@ constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
 constexpr int CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS = 88;
 constexpr int CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS = 89;
+constexpr int CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM = 91;
 constexpr int CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0;
 constexpr int CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1;
 constexpr int CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3;
@@ -95,6 +121,8 @@ struct CudaApi {
     CUresult (*cuMemsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream);
     CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream);
     CUresult (*cuMemHostGetDevicePointer)(CUdeviceptr *, void *, unsigned);
+    CUresult (*cuMemHostRegister)(void *, size_t, unsigned);
+    CUresult (*cuMemHostUnregister)(void *);
     CUresult (*cuEventCreate)(CUevent *, unsigned);
     CUresult (*cuEventRecord)(CUevent, CUstream);
     CUresult (*cuEventSynchronize)(CUevent);

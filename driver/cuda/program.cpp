@@ -44,6 +44,8 @@ ze_result_t loadPtx(Module &module, const char *ptx, std::vector<KernelInfo> ker
     }
     module.native().context = device->native().primary;
     module.native().ptx = ptx;
+    // The translation calls CUDA's vprintf for printf (missing_builtins.hpp).
+    module.native().prints = module.native().ptx.find("vprintf") != std::string::npos;
     module.setKernels(std::move(kernels));
     return ZE_RESULT_SUCCESS;
 }
@@ -92,6 +94,7 @@ size_t backend::initKernel(Kernel &kernel) {
     checkCuda(cuda().cuFuncGetAttribute(&shared, ze_cuda::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
                                         native.function));
     native.staticShared = static_cast<uint32_t>(shared);
+    native.prints = module->native().prints;
     // The most the function's registers allow, within the device's limit.
     return std::min<size_t>(std::max(threads, 1), module->device()->maxGroupSize());
 }

@@ -1,8 +1,11 @@
 #include "ptx_translator.hpp"
 
 #include "missing_builtins.hpp"
+#include "native_math.hpp"
 
+#include "contained.hpp"
 #include "spirv_translator.hpp"
+#include "work_group_collectives.hpp"
 
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -14,6 +17,7 @@
 #include <llvm/Linker/Linker.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/ErrorHandling.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/TargetSelect.h>
@@ -44,6 +48,8 @@ constexpr const char *kFeatures = "+ptx75";
 constexpr const char *kDynamicShared = "__ze_cuda_dynamic_shared";
 // The launch's global offset, where the kernel's entry stores it.
 constexpr const char *kGlobalOffset = "__ze_cuda_global_offset";
+// The most work-items of a CUDA block on every GPU the PTX target runs on.
+constexpr unsigned kMaxGroupItems = 1024;
 
 } // namespace
 
@@ -97,26 +103,24 @@ void kernelParameters(llvm::Module &module) {
         params.insert(params.end(), 3, i32);
         if (hasLocal && !shared) {
             auto *array = llvm::ArrayType::get(i8, 0);
-            shared = new llvm::GlobalVariable(module, array, false,
-                                              llvm::GlobalValue::ExternalLinkage, nullptr,
-                                              kDynamicShared, nullptr,
-                                              llvm::GlobalValue::NotThreadLocal, kSpirLocal);
+            shared = new llvm::GlobalVariable(
+                module, array, false, llvm::GlobalValue::ExternalLinkage, nullptr, kDynamicShared,
+                nullptr, llvm::GlobalValue::NotThreadLocal, kSpirLocal);
             shared->setAlignment(llvm::Align(16));
         }
         if (!offsets) {
             auto *array = llvm::ArrayType::get(i32, 3);
-            offsets = new llvm::GlobalVariable(module, array, false,
-                                               llvm::GlobalValue::InternalLinkage,
-                                               llvm::UndefValue::get(array), kGlobalOffset, nullptr,
-                                               llvm::GlobalValue::NotThreadLocal, kSpirLocal);
+            offsets =
+                new llvm::GlobalVariable(module, array, false, llvm::GlobalValue::InternalLinkage,
+                                         llvm::UndefValue::get(array), kGlobalOffset, nullptr,
+                                         llvm::GlobalValue::NotThreadLocal, kSpirLocal);
         }
-        auto *replacement = llvm::Function::Create(
-            llvm::FunctionType::get(type->getReturnType(), params, false), kernel->getLinkage(),
-            kernel->getAddressSpace(), "", &module);
+        auto *replacement =
+            llvm::Function::Create(llvm::FunctionType::get(type->getReturnType(), params, false),
+                                   kernel->getLinkage(), kernel->getAddressSpace(), "", &module);
         replacement->copyAttributesFrom(kernel);
         replacement->setCallingConv(kernel->getCallingConv());
-        replacement->getBasicBlockList().splice(replacement->begin(),
-                                                kernel->getBasicBlockList());
+        replacement->getBasicBlockList().splice(replacement->begin(), kernel->getBasicBlockList());
         llvm::IRBuilder<> b(&*replacement->getEntryBlock().getFirstInsertionPt());
         for (unsigned i = 0; i < numArgs; ++i) {
             llvm::Argument *from = kernel->getArg(i), *to = replacement->getArg(i);
@@ -175,8 +179,8 @@ std::unique_ptr<llvm::Module> withOpaquePointers(const llvm::Module &typed,
 // an address space is only a type's spelling, and reparsing retypes every
 // value, constant and signature at once. Generic (4) becomes 0 and constant
 // (2) becomes global (1): a __constant pointer argument holds a USM address,
-// which NVPTX's constant space (4, the constant bank) cannot reach; a cast that is then between two equal spaces (private and
-// generic are both 0 on NVPTX) becomes a bitcast.
+// which NVPTX's constant space (4, the constant bank) cannot reach; a cast that is then between two
+// equal spaces (private and generic are both 0 on NVPTX) becomes a bitcast.
 std::unique_ptr<llvm::Module> remapAddressSpaces(const llvm::Module &module,
                                                  llvm::LLVMContext &context, std::string *log) {
     std::string text;
@@ -189,7 +193,8 @@ std::unique_ptr<llvm::Module> remapAddressSpaces(const llvm::Module &module,
     };
     replaceAll(" addrspace(4)", "");
     replaceAll(" addrspace(2)", " addrspace(1)");
-    static const std::regex sameSpaceCast(R"(addrspacecast(\s*\(?\s*)ptr ([^ ,()]+) to ptr(?! addrspace))");
+    static const std::regex sameSpaceCast(
+        R"(addrspacecast(\s*\(?\s*)ptr ([^ ,()]+) to ptr(?! addrspace))");
     text = std::regex_replace(text, sameSpaceCast, "bitcast$1ptr $2 to ptr");
     llvm::SMDiagnostic error;
     std::unique_ptr<llvm::Module> remapped = llvm::parseAssemblyString(text, error, context);
@@ -197,8 +202,9 @@ std::unique_ptr<llvm::Module> remapAddressSpaces(const llvm::Module &module,
         std::string message;
         llvm::raw_string_ostream ms(message);
         error.print("spirv", ms);
-        *log += "PTX translation: the module did not survive its address-space remapping: " +
-                ms.str() + "\n";
+        *log +=
+            "PTX translation: the module did not survive its address-space remapping: " + ms.str() +
+            "\n";
     }
     return remapped;
 }
@@ -243,6 +249,70 @@ void globalOffsetBuiltins(llvm::Module &module) {
     });
 }
 
+// The OpenCL 2.0 work-item builtins libclc-15's NVPTX library lacks, from
+// the ones it has: get_local_linear_id, get_global_linear_id (the global
+// offset left out, as OpenCL says), get_enqueued_local_size (groups are
+// uniform: the local size) and get_work_dim (Level Zero launches have no
+// dimension count: the highest dimension whose global size is above one, as
+// Intel's driver reports it). Runs before globalOffsetBuiltins, which then
+// defines the get_global_id and get_global_offset these call.
+void workItemBuiltins(llvm::Module &module) {
+    llvm::LLVMContext &ctx = module.getContext();
+    llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
+    llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
+    auto define = [&](const char *name, auto body) {
+        llvm::Function *f = module.getFunction(name);
+        if (!f || !f->isDeclaration())
+            return;
+        llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "", f));
+        b.CreateRet(body(b, f));
+        f->setLinkage(llvm::GlobalValue::InternalLinkage);
+    };
+    auto call = [&](llvm::IRBuilder<> &b, const char *name, unsigned d) -> llvm::Value * {
+        llvm::FunctionCallee callee =
+            module.getOrInsertFunction(name, llvm::FunctionType::get(i64, {i32}, false));
+        llvm::cast<llvm::Function>(callee.getCallee())
+            ->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+        llvm::CallInst *c = b.CreateCall(callee, {b.getInt32(d)});
+        c->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+        return c;
+    };
+    // x + size_x * (y + size_y * z) of the ids and sizes `id(d)`, `size(d)`.
+    auto linear = [&](llvm::IRBuilder<> &b, auto id, const char *size) {
+        llvm::Value *z = id(b, 2u);
+        llvm::Value *yz = b.CreateAdd(id(b, 1u), b.CreateMul(call(b, size, 1), z));
+        return b.CreateAdd(id(b, 0u), b.CreateMul(call(b, size, 0), yz));
+    };
+    define("_Z19get_local_linear_idv", [&](llvm::IRBuilder<> &b, llvm::Function *) {
+        return linear(
+            b, [&](llvm::IRBuilder<> &bb, unsigned d) { return call(bb, "_Z12get_local_idj", d); },
+            "_Z14get_local_sizej");
+    });
+    define("_Z20get_global_linear_idv", [&](llvm::IRBuilder<> &b, llvm::Function *) {
+        return linear(
+            b,
+            [&](llvm::IRBuilder<> &bb, unsigned d) {
+                return bb.CreateSub(call(bb, "_Z13get_global_idj", d),
+                                    call(bb, "_Z17get_global_offsetj", d));
+            },
+            "_Z15get_global_sizej");
+    });
+    define("_Z23get_enqueued_local_sizej", [&](llvm::IRBuilder<> &b, llvm::Function *f) {
+        llvm::FunctionCallee size = module.getOrInsertFunction(
+            "_Z14get_local_sizej", llvm::FunctionType::get(i64, {i32}, false));
+        llvm::CallInst *c = b.CreateCall(size, {f->getArg(0)});
+        c->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+        return c;
+    });
+    define("_Z12get_work_dimv", [&](llvm::IRBuilder<> &b, llvm::Function *) {
+        llvm::Value *one = b.getInt64(1);
+        llvm::Value *dims = b.CreateSelect(b.CreateICmpUGT(call(b, "_Z15get_global_sizej", 1), one),
+                                           b.getInt32(2), b.getInt32(1));
+        return b.CreateSelect(b.CreateICmpUGT(call(b, "_Z15get_global_sizej", 2), one),
+                              b.getInt32(3), dims);
+    });
+}
+
 // libclc's NVPTX library, read once; each translation parses it lazily into
 // its own context and links only what the module calls.
 const llvm::MemoryBuffer *libclc(std::string *log) {
@@ -257,8 +327,8 @@ const llvm::MemoryBuffer *libclc(std::string *log) {
             error = read.getError().message();
     });
     if (!buffer)
-        *log += std::string("PTX translation: cannot read libclc's NVPTX library ") +
-                libclcPath() + ": " + error +
+        *log += std::string("PTX translation: cannot read libclc's NVPTX library ") + libclcPath() +
+                ": " + error +
                 " (install libclc-15, or point ZE_CUDA_LIBCLC at nvptx64--nvidiacl.bc)\n";
     return buffer.get();
 }
@@ -269,8 +339,9 @@ bool linkLibclc(llvm::Module &module, std::string *log) {
         return false;
     auto lazy = llvm::getLazyBitcodeModule(library->getMemBufferRef(), module.getContext());
     if (!lazy) {
-        *log += "PTX translation: libclc's bitcode does not load: " +
-                llvm::toString(lazy.takeError()) + "\n";
+        *log +=
+            "PTX translation: libclc's bitcode does not load: " + llvm::toString(lazy.takeError()) +
+            "\n";
         return false;
     }
     (*lazy)->setDataLayout(module.getDataLayout());
@@ -324,8 +395,9 @@ void leaveOutImageKernels(llvm::Module &module, std::vector<KernelInfo> &kernels
         return;
     for (llvm::Function *kernel : kernelsOut) {
         std::string name = kernel->getName().str();
-        *log += "PTX translation: kernel " + name +
-                " uses images, which the CUDA backend does not have: it is left out of the module\n";
+        *log +=
+            "PTX translation: kernel " + name +
+            " uses images, which the CUDA backend does not have: it is left out of the module\n";
         kernels.erase(std::remove_if(kernels.begin(), kernels.end(),
                                      [&](const KernelInfo &k) { return k.name == name; }),
                       kernels.end());
@@ -374,7 +446,8 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
     builder.registerFunctionAnalyses(functions);
     builder.registerLoopAnalyses(loops);
     builder.crossRegisterProxies(loops, functions, sccs, modules);
-    llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
+    llvm::ModulePassManager passes =
+        builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
     passes.run(module, modules);
 }
 
@@ -399,18 +472,18 @@ const char *libclcPath() {
     return fromEnvironment && *fromEnvironment ? fromEnvironment : ZE_CUDA_LIBCLC_DEFAULT;
 }
 
-ze_result_t translateSpirvToPtx(const uint8_t *spirv, size_t size,
-                                const std::vector<ze_driver::SpecConstant> &specConstants,
-                                PtxModule *out, std::string *log) {
-    ze_driver::detail::SpirvModule read;
-    ze_result_t result = ze_driver::detail::readSpirvModule(spirv, size, specConstants,
-                                                            /*opaquePointers=*/false, &read, log);
-    if (result != ZE_RESULT_SUCCESS)
-        return result;
-    // The rest runs in a context of its own, with opaque pointers (set before
-    // the first pointer type, or the typed bitcode would decide).
-    llvm::LLVMContext context;
-    context.setOpaquePointers(true);
+namespace {
+
+std::mutex injectedMutex;    // guards injectedBuiltin
+std::string injectedBuiltin; // fatalErrorOnBuiltin
+
+// Everything after the SPIR-V reader, on its module: the translation's
+// steps (ptx_translator.hpp) down to the PTX text.
+ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &context,
+                       PtxModule *out, std::string *log) {
+    // OpenCL C 2.0's work-group functions, which libclc-15 lacks (the same
+    // definitions as the OpenCL backend's, sized for CUDA's work-groups).
+    ze_driver::detail::defineWorkGroupCollectives(*read.module, kMaxGroupItems);
     std::unique_ptr<llvm::Module> opaque = withOpaquePointers(*read.module, context, log);
     if (!opaque)
         return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
@@ -420,10 +493,11 @@ ze_result_t translateSpirvToPtx(const uint8_t *spirv, size_t size,
         *log += "PTX translation: LLVM has no NVPTX target: " + error + "\n";
         return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
     }
-    std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-        kTriple, kCpu, kFeatures, llvm::TargetOptions(), llvm::None));
+    std::unique_ptr<llvm::TargetMachine> machine(
+        target->createTargetMachine(kTriple, kCpu, kFeatures, llvm::TargetOptions(), llvm::None));
 
     kernelParameters(*opaque);
+    workItemBuiltins(*opaque);
     globalOffsetBuiltins(*opaque);
     nvptxCallingConventions(*opaque);
     std::unique_ptr<llvm::Module> module = remapAddressSpaces(*opaque, context, log);
@@ -434,6 +508,16 @@ ze_result_t translateSpirvToPtx(const uint8_t *spirv, size_t size,
     module->setDataLayout(machine->createDataLayout());
     printfAsVprintf(*module);
     genericAddressAtomics(*module);
+    defineNativeMath(*module);
+    std::string injected;
+    {
+        std::lock_guard<std::mutex> lock(injectedMutex);
+        injected = injectedBuiltin;
+    }
+    llvm::Function *injectedCallee = injected.empty() ? nullptr : module->getFunction(injected);
+    if (injectedCallee != nullptr && !injectedCallee->use_empty())
+        llvm::report_fatal_error(("injected fatal error: " + injected).c_str(),
+                                 /*gen_crash_diag=*/false);
     if (!linkLibclc(*module, log))
         return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
     leaveOutImageKernels(*module, read.kernels, log);
@@ -460,6 +544,78 @@ ze_result_t translateSpirvToPtx(const uint8_t *spirv, size_t size,
         return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
     out->kernels = std::move(read.kernels);
     return ZE_RESULT_SUCCESS;
+}
+
+// Reads the SPIR-V and lowers it (lowerToPtx) with LLVM's fatal errors and
+// crashes contained (contained.hpp); with `onlyKernel`, the other kernels
+// are dropped first. False when LLVM stopped, its message in `fatal`.
+bool translateContained(const uint8_t *spirv, size_t size,
+                        const std::vector<ze_driver::SpecConstant> &specConstants,
+                        const std::string *onlyKernel, PtxModule *out, std::string *log,
+                        ze_result_t *result, std::string *fatal) {
+    ze_driver::detail::SpirvModule read;
+    *result = ze_driver::detail::readSpirvModule(spirv, size, specConstants,
+                                                 /*opaquePointers=*/false, &read, log);
+    if (*result != ZE_RESULT_SUCCESS)
+        return true;
+    if (onlyKernel != nullptr) {
+        for (llvm::Function &f : llvm::make_early_inc_range(*read.module))
+            if (f.getCallingConv() == llvm::CallingConv::SPIR_KERNEL && f.getName() != *onlyKernel)
+                f.eraseFromParent();
+    }
+    // The rest runs in a context of its own, with opaque pointers (set before
+    // the first pointer type, or the typed bitcode would decide).
+    auto context = std::make_unique<llvm::LLVMContext>();
+    context->setOpaquePointers(true);
+    if (ze_driver::detail::runContained([&] { *result = lowerToPtx(read, *context, out, log); },
+                                        fatal))
+        return true;
+    // What the stage was building is not safe to destroy: it stays, unreleased.
+    (void)context.release();
+    (void)read.module.release();
+    (void)read.context.release();
+    return false;
+}
+
+} // namespace
+
+void fatalErrorOnBuiltin(const std::string &builtin) {
+    std::lock_guard<std::mutex> lock(injectedMutex);
+    injectedBuiltin = builtin;
+}
+
+ze_result_t translateSpirvToPtx(const uint8_t *spirv, size_t size,
+                                const std::vector<ze_driver::SpecConstant> &specConstants,
+                                PtxModule *out, std::string *log) {
+    ze_result_t result;
+    std::string fatal;
+    if (translateContained(spirv, size, specConstants, nullptr, out, log, &result, &fatal))
+        return result;
+    *log += "PTX translation: LLVM's code generation stopped" +
+            (fatal.empty() ? std::string(" (it crashed)") : ": " + fatal) +
+            "; the module is refused and the process goes on\n";
+    // Which kernels it stopped on: each translated alone (a failure's cost
+    // only), up to a limit.
+    constexpr size_t kMostKernelsTried = 32;
+    std::vector<std::string> names;
+    {
+        ze_driver::detail::SpirvModule read;
+        std::string ignored;
+        if (ze_driver::detail::readSpirvModule(spirv, size, specConstants, false, &read,
+                                               &ignored) == ZE_RESULT_SUCCESS)
+            for (const ze_driver::KernelInfo &k : read.kernels)
+                names.push_back(k.name);
+    }
+    for (size_t i = 0; i < names.size() && i < kMostKernelsTried; ++i) {
+        PtxModule alone;
+        std::string aloneLog, aloneFatal;
+        ze_result_t aloneResult;
+        if (!translateContained(spirv, size, specConstants, &names[i], &alone, &aloneLog,
+                                &aloneResult, &aloneFatal))
+            *log += "PTX translation: kernel " + names[i] + ": " +
+                    (aloneFatal.empty() ? std::string("LLVM crashed") : aloneFatal) + "\n";
+    }
+    return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
 }
 
 } // namespace ze_cuda

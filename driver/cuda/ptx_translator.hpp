@@ -10,9 +10,15 @@
 //      take a shared-memory pointer from the host); three 32-bit parameters
 //      after the arguments take the launch's global offset, which
 //      get_global_offset and get_global_id see
+//   -> the builtins libclc-15 lacks or cannot give NVPTX defined here:
+//      printf, atomics on generic pointers, the linear work-item ids, the
+//      work-group functions, native_* and half_* math (native_math.hpp)
 //   -> libclc's nvptx64--nvidiacl.bc linked for the OpenCL builtins
 //   -> LLVM's -O2 pipeline -> NVPTX code generation (sm_80, PTX 7.5: the
 //      newest LLVM 15 knows; the CUDA driver JIT-compiles it for newer GPUs).
+// Everything after the SPIR-V reader runs contained (contained.hpp): an LLVM
+// fatal error or a crash there fails the build, the log naming LLVM's
+// message and each kernel that fails alone, and the process goes on.
 #pragma once
 
 #include "program_builder.hpp"
@@ -43,5 +49,10 @@ const char *libclcPath();
 ze_result_t translateSpirvToPtx(const uint8_t *spirv, size_t size,
                                 const std::vector<ze_driver::SpecConstant> &specConstants,
                                 PtxModule *out, std::string *log);
+
+// For the tests of the containment: from now on, code generation for a
+// module that calls `builtin` (a mangled name; "" stops it) ends in an LLVM
+// fatal error of the kind that calls exit().
+void fatalErrorOnBuiltin(const std::string &builtin);
 
 } // namespace ze_cuda

@@ -75,6 +75,15 @@ void launchOn(ze_cuda::CUstream stream, Device *device, Kernel &kernel,
                                     groups.groupCountY, groups.groupCountZ, launch.groupSize[0],
                                     launch.groupSize[1], launch.groupSize[2],
                                     static_cast<unsigned>(shared), stream, params, nullptr));
+    // CUDA keeps what kernels print in a device buffer, which it writes to
+    // standard output only at its own synchronizations, launches, module
+    // loads, and before it runs a host function. The driver's host waits
+    // poll words instead, so a kernel that prints is followed by a host
+    // function that does nothing: the output is written before the stream
+    // goes on to the commands after the kernel, and so before any signal of
+    // this work is set.
+    if (kernel.native().prints)
+        checkCuda(cuda().cuLaunchHostFunc(stream, [](void *) {}, nullptr));
 }
 
 } // namespace
@@ -117,6 +126,7 @@ void Queue::wait(ze_cuda::CUstream stream, const std::vector<Event *> &waits) {
 }
 
 void Queue::write(ze_cuda::CUstream stream, Signal &signal) {
+    signal.writtenBy(device_);
     checkCuda(cuda().cuStreamWriteValue32(stream, signal.deviceWord(), signal.target(),
                                           ze_cuda::CU_STREAM_WRITE_VALUE_DEFAULT));
 }
@@ -234,6 +244,7 @@ void Queue::fill(const Command &c) {
 // never stays stuck.
 void Queue::offload(std::function<void(Signal &done)> work) {
     auto done = std::make_shared<Signal>(context_, false);
+    done->writtenBy(device_);
     auto turn = std::make_shared<std::promise<void>>();
     std::thread([work = std::move(work), done, future = turn->get_future(), device = device_] {
         future.wait();

@@ -137,8 +137,17 @@ void Signal::reset() {
     recorded_ = false;
 }
 
+void Signal::checkWriter() {
+    Device *writer = writer_.load(std::memory_order_acquire);
+    if (writer != nullptr && lost(writer))
+        fail(ZE_RESULT_ERROR_DEVICE_LOST);
+}
+
 bool Signal::isSet() {
-    return observe();
+    if (observe())
+        return true;
+    checkWriter();
+    return false;
 }
 
 bool Signal::waitFor(uint64_t timeoutNs) {
@@ -157,6 +166,7 @@ bool Signal::waitFor(uint64_t timeoutNs) {
             std::this_thread::sleep_for(std::chrono::microseconds(round < 1024 ? 10 : 100));
         if (observe())
             return true;
+        checkWriter();
     }
 }
 

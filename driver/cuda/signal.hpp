@@ -10,7 +10,9 @@
 // it again, and a stream waiting for an earlier target is let go by any
 // later set (waits are "greater or equal", wrap-safe). A word's count keeps
 // growing when a later signal gets the word. Host waits poll the word (the
-// device's writes wake no host thread).
+// device's writes wake no host thread), and while they poll they ask whether
+// the device that is to write it was lost (device_loss.cpp): then the word
+// will never be written, and the wait fails with ZE_RESULT_ERROR_DEVICE_LOST.
 //
 // A signal of a timestamp pool reports the times of the work that set it,
 // from CUDA events the queue records around that work (event_clock.hpp);
@@ -41,8 +43,11 @@ public:
     // Signals now; a no-op when already signaled.
     void set();
     void reset();
+    // Whether signaled; not signaled and its writer lost fails with
+    // ZE_RESULT_ERROR_DEVICE_LOST.
     bool isSet();
-    // Waits up to timeoutNs (0 polls, UINT64_MAX forever); true when signaled.
+    // Waits up to timeoutNs (0 polls, UINT64_MAX forever); true when signaled,
+    // ZE_RESULT_ERROR_DEVICE_LOST thrown once its writer is lost.
     bool waitFor(uint64_t timeoutNs);
     void timestamps(uint64_t *start, uint64_t *end) const;
     // Event pools are not shared between processes on this backend
@@ -53,6 +58,9 @@ public:
     // signal now (a command's write), or that a wait must see.
     ze_cuda::CUdeviceptr deviceWord() const { return device_; }
     uint32_t target() const { return target_.load(std::memory_order_acquire); }
+    // A stream of `device` is to write the word (the last such device is
+    // the one whose loss the waits watch).
+    void writtenBy(Device *device) { writer_.store(device, std::memory_order_release); }
     // Whether the queue should time the work that sets this signal, and the
     // recording of its start and end on the stream (with the device's
     // context current) before and after the work.
@@ -64,10 +72,13 @@ private:
     // Whether the word has reached the target; the first time it has, the
     // time is recorded.
     bool observe();
+    // Fails with ZE_RESULT_ERROR_DEVICE_LOST when the writer was lost.
+    void checkWriter();
 
     volatile uint32_t *word_ = nullptr; // in pinned, device-mapped host memory
     ze_cuda::CUdeviceptr device_ = 0;
     std::atomic<uint32_t> target_{1};
+    std::atomic<Device *> writer_{nullptr};
     mutable std::mutex mutex_; // guards what follows
     bool seen_ = false;        // the host has seen this target reached
     uint64_t start_ = 0, end_ = 0;

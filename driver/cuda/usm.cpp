@@ -17,12 +17,16 @@ const ze_cuda::CudaApi &cuda() {
     return *ze_cuda::loadCudaApi(nullptr);
 }
 
-void makeCurrent(Device *device) {
+ze_cuda::CUcontext primaryContext(Device *device) {
     DeviceNative &native = device->native();
     std::call_once(native.retained, [&] {
         checkCuda(cuda().cuDevicePrimaryCtxRetain(&native.primary, native.device));
     });
-    checkCuda(cuda().cuCtxSetCurrent(native.primary));
+    return native.primary;
+}
+
+void makeCurrent(Device *device) {
+    checkCuda(cuda().cuCtxSetCurrent(primaryContext(device)));
 }
 
 void backend::initContext(Context &context) {

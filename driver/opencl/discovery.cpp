@@ -276,4 +276,18 @@ std::vector<std::unique_ptr<Driver>> backend::discover() {
     return drivers;
 }
 
+// The OpenCL device's kernels run where its runtime runs them: on PoCL's CPU
+// device, inside this process, where a faulting kernel faults the process as
+// it would under PoCL itself. An OpenCL runtime reports a GPU's fault as a
+// failed command, which the driver turns into no lost state: the device is
+// never lost.
+bool backend::deviceLost(Device &) {
+    return false;
+}
+
+// No extension functions of this backend's own.
+void *backend::extensionFunction(const char *) {
+    return nullptr;
+}
+
 } // namespace ze_driver

@@ -1,5 +1,6 @@
 #include "spirv_translator.hpp"
 
+#include "contained.hpp"
 #include "division_guard.hpp"
 #include "generic_builtins.hpp"
 #include "image_builtins.hpp"
@@ -17,7 +18,6 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
-#include <llvm/Support/CrashRecoveryContext.h>
 #include <llvm/Support/raw_ostream.h>
 #include <spirv-tools/libspirv.h>
 
@@ -48,13 +48,10 @@ std::atomic<bool> crashNext{false};
 std::atomic<bool> crashedBefore{false};
 
 // Runs `stage` so that a crash inside it (a signal on this thread) returns
-// false instead of ending the host process. No lock of ours may be taken
-// inside `stage`: a crash skips its unwinding.
+// false instead of ending the host process (contained.hpp).
 bool contained(llvm::function_ref<void()> stage) {
-    static std::once_flag enabled;
-    std::call_once(enabled, [] { llvm::CrashRecoveryContext::Enable(); });
-    llvm::CrashRecoveryContext context;
-    if (context.RunSafely(stage))
+    std::string fatal;
+    if (runContained(stage, &fatal))
         return true;
     crashedBefore.store(true);
     return false;

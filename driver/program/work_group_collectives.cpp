@@ -105,15 +105,14 @@ llvm::Value *combine(llvm::IRBuilder<> &b, Op op, llvm::Value *x, llvm::Value *y
     return nullptr;
 }
 
-// The module's scratch array: kMaxWorkGroupItems 8-byte slots of local
-// memory, shared by every collective (each ends with a barrier, so the next
-// one finds it free).
-llvm::GlobalVariable *scratchArray(llvm::Module &module) {
+// The module's scratch array: `maxItems` 8-byte slots of local memory,
+// shared by every collective (each ends with a barrier, so the next one
+// finds it free).
+llvm::GlobalVariable *scratchArray(llvm::Module &module, unsigned maxItems) {
     const char *name = "__ze_work_group_scratch";
     if (llvm::GlobalVariable *existing = module.getGlobalVariable(name, true))
         return existing;
-    auto *type = llvm::ArrayType::get(llvm::Type::getInt64Ty(module.getContext()),
-                                      kMaxWorkGroupItems);
+    auto *type = llvm::ArrayType::get(llvm::Type::getInt64Ty(module.getContext()), maxItems);
     return new llvm::GlobalVariable(module, type, /*isConstant=*/false,
                                     llvm::GlobalValue::InternalLinkage,
                                     llvm::UndefValue::get(type), name, nullptr,
@@ -135,7 +134,7 @@ llvm::Value *linear(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y, llvm::
     return b.CreateAdd(x, b.CreateMul(sizeX, b.CreateAdd(y, b.CreateMul(sizeY, z))));
 }
 
-void define(llvm::Function &f, Collective c, llvm::StringRef params) {
+void define(llvm::Function &f, Collective c, llvm::StringRef params, unsigned maxItems) {
     llvm::LLVMContext &ctx = f.getContext();
     llvm::Module &module = *f.getParent();
     const char element = params.empty() ? 'i' : params.front();
@@ -145,7 +144,8 @@ void define(llvm::Function &f, Collective c, llvm::StringRef params) {
 
     auto *entry = llvm::BasicBlock::Create(ctx, "entry", &f);
     llvm::IRBuilder<> b(entry);
-    llvm::Value *slots = b.CreatePointerCast(scratchArray(module), type->getPointerTo(3));
+    llvm::Value *slots =
+        b.CreatePointerCast(scratchArray(module, maxItems), type->getPointerTo(3));
     llvm::Value *id = linear(b, workItem(b, "_Z12get_local_idj", 0),
                              workItem(b, "_Z12get_local_idj", 1),
                              workItem(b, "_Z12get_local_idj", 2));
@@ -251,7 +251,7 @@ void inlineIntoKernels(llvm::GlobalVariable &scratch) {
 
 } // namespace
 
-unsigned defineWorkGroupCollectives(llvm::Module &module) {
+unsigned defineWorkGroupCollectives(llvm::Module &module, unsigned maxItems) {
     unsigned defined = 0;
     std::vector<llvm::Function *> declarations;
     for (llvm::Function &f : module)
@@ -268,11 +268,11 @@ unsigned defineWorkGroupCollectives(llvm::Module &module) {
         if (f->getArg(0)->getType() != type ||
             !(type->isIntegerTy(32) || type->isIntegerTy(64) || type->isFloatingPointTy()))
             continue;
-        define(*f, c, params);
+        define(*f, c, params, maxItems);
         ++defined;
     }
     if (defined != 0)
-        inlineIntoKernels(*scratchArray(module));
+        inlineIntoKernels(*scratchArray(module, maxItems));
     return defined;
 }
 

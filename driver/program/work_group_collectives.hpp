@@ -19,12 +19,15 @@ class Module;
 namespace ze_driver {
 namespace detail {
 
-// The most work-items of a work-group on the devices the driver runs on
-// (PoCL reports 4096); the scratch array holds as many 8-byte slots.
+// The most work-items of a work-group on the OpenCL backend's devices (PoCL
+// reports 4096); the scratch array holds as many 8-byte slots.
 constexpr unsigned kMaxWorkGroupItems = 4096;
 
-// Returns the number of functions defined.
-unsigned defineWorkGroupCollectives(llvm::Module &module);
+// Returns the number of functions defined. `maxItems`: the most work-items
+// of a work-group on the device the module is for (the scratch array's
+// slots: a GPU's local memory is scarce).
+unsigned defineWorkGroupCollectives(llvm::Module &module,
+                                    unsigned maxItems = kMaxWorkGroupItems);
 
 } // namespace detail
 } // namespace ze_driver

@@ -81,6 +81,10 @@ void checkZe(ze_result_t result, const char *call) {
     if (result == ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY ||
         result == ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)
         fail(imex_l0_out_of_memory, std::move(message));
+    if (result == ZE_RESULT_ERROR_DEVICE_LOST)
+        fail(imex_l0_device_lost,
+             std::move(message) + ": a kernel faulted (an illegal address, a trap) and the device "
+                                  "runs nothing more in this process");
     fail(imex_l0_runtime_error, std::move(message));
 }
 
@@ -125,6 +129,8 @@ const char *imex_l0_status_str(imex_l0_status_t status) {
         return "imex_l0_runtime_error";
     case imex_l0_timeout:
         return "imex_l0_timeout";
+    case imex_l0_device_lost:
+        return "imex_l0_device_lost";
     }
     return "imex_l0_status_t(unknown value)";
 }

@@ -29,8 +29,8 @@ private:
 // line, so that the launch paths inline only the check.
 [[noreturn]] void failInvalidHandle(bool isNull, const char *what);
 
-// Throws Error(runtime_error or out_of_memory) naming the L0 call when result
-// is not ZE_RESULT_SUCCESS.
+// Throws Error(runtime_error, out_of_memory or device_lost) naming the L0
+// call when result is not ZE_RESULT_SUCCESS.
 void checkZe(ze_result_t result, const char *call);
 #define IMEX_L0_ZE(call) ::imex_l0::checkZe((call), #call)
 

@@ -213,6 +213,7 @@ void Kernel::execute(Stream &stream, size_t nargs, const imex_l0_exec_arg_t *arg
             stream.dropEvent(signal);
         throw;
     }
+    stream.launched(name_);
     if (returnEvent) {
         stream.signaled(signal, k.name);
         *returnEvent = signal;

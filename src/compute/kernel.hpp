@@ -19,8 +19,9 @@ class Stream;
 class Kernel : public Tagged<0x4b45524e454cull /* "KERNEL" */> {
 public:
     Kernel(Engine *engine, std::shared_ptr<KernelEntry> entry, std::string buildLog = {})
-        : child_(engine), entry_(std::move(entry)), buildLog_(std::move(buildLog)),
-          checkedUsm_(entry_->args.size()) {}
+        : child_(engine), entry_(std::move(entry)),
+          name_(std::make_shared<const std::string>(entry_->name)),
+          buildLog_(std::move(buildLog)), checkedUsm_(entry_->args.size()) {}
 
     Engine *engine() const { return child_.engine(); }
     const KernelEntry &entry() const { return *entry_; }
@@ -55,6 +56,9 @@ private:
 
     EngineChild child_;
     std::shared_ptr<KernelEntry> entry_;
+    // The entry's name, for the streams it is launched on (Stream::launched),
+    // which may outlive the kernel and must not keep its entry alive.
+    std::shared_ptr<const std::string> name_;
     std::string buildLog_;
     // Per argument, the last two pointers found to be USM of the engine's
     // context (double buffering alternates two): launches that pass one of

@@ -185,6 +185,17 @@ void timedOut(uint64_t timeoutNs, const char *what) {
 
 } // namespace
 
+void Stream::checkWaited(ze_result_t r, const char *call) const {
+    if (r == ZE_RESULT_ERROR_DEVICE_LOST)
+        fail(imex_l0_device_lost,
+             std::string(call) +
+                 " failed: ZE_RESULT_ERROR_DEVICE_LOST: a kernel faulted (an illegal address, a "
+                 "trap) and the device runs nothing more in this process; the last kernel "
+                 "launched on this stream was " +
+                 (lastKernel_ ? "'" + *lastKernel_ + "'" : "none (the fault was another stream's)"));
+    checkZe(r, call);
+}
+
 void Stream::wait(uint64_t timeoutNs) {
     if (kind_ == Kind::userRegular) {
         if (!queue_)
@@ -211,7 +222,7 @@ void Stream::wait(uint64_t timeoutNs) {
         ze_result_t r = zeCommandQueueSynchronize(queue_, timeoutNs);
         if (r == ZE_RESULT_NOT_READY)
             timedOut(timeoutNs, "the queue is still executing the list");
-        checkZe(r, "zeCommandQueueSynchronize");
+        checkWaited(r, "zeCommandQueueSynchronize");
         executing_ = false;
         IMEX_L0_ZE(zeCommandListReset(list_));
         listReset();
@@ -236,13 +247,13 @@ void Stream::wait(uint64_t timeoutNs) {
                                   "executed: wrap it with imex_l0_interop_stream_create_regular"
                                 : "a dependency not signaled yet");
     }
-    checkZe(r, "zeEventHostSynchronize");
+    checkWaited(r, "zeEventHostSynchronize");
     engine()->events().release(done);
 }
 
 void Stream::waitWith(ze_event_handle_t done) {
     IMEX_L0_ZE(zeCommandListAppendBarrier(list_, done, 0, nullptr));
-    IMEX_L0_ZE(zeEventHostSynchronize(done, UINT64_MAX));
+    checkWaited(zeEventHostSynchronize(done, UINT64_MAX), "zeEventHostSynchronize");
 }
 
 } // namespace imex_l0

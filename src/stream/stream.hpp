@@ -7,6 +7,8 @@
 #include "common/object.hpp"
 #include "engine/engine.hpp"
 
+#include <memory>
+#include <string>
 #include <vector>
 
 namespace imex_l0 {
@@ -55,6 +57,13 @@ public:
     // The owner of the regular list reset or destroyed it (or wait() reset
     // it): the events it signals can be recycled once released.
     void listReset();
+    // A kernel named `name` was appended: a wait that finds the device lost
+    // names the last one. Each kernel object shares one copy of its name, so
+    // launching the same kernel again costs a comparison.
+    void launched(const std::shared_ptr<const std::string> &name) {
+        if (lastKernel_ != name)
+            lastKernel_ = name;
+    }
 
     // callerSignal: the caller's own event to signal instead (checkCallerSignal).
     void memcpy(void *dst, const void *src, size_t size, size_t ndeps,
@@ -63,7 +72,8 @@ public:
     void memset(void *dst, const void *pattern, size_t patternSize, size_t size, size_t ndeps,
                 const ze_event_handle_t *deps, ze_event_handle_t *returnEvent);
     // Returns once all work appended is done; after timeoutNs nanoseconds
-    // (UINT64_MAX: never) fails with imex_l0_timeout, the work still queued.
+    // (UINT64_MAX: never) fails with imex_l0_timeout, the work still queued;
+    // with imex_l0_device_lost, naming the last kernel, when a kernel faulted.
     void wait(uint64_t timeoutNs = UINT64_MAX);
     // wait() on an immediate list with the caller's event: a barrier signals
     // `done`, the host waits for it; the caller resets it afterwards.
@@ -72,6 +82,8 @@ public:
 private:
     // Refuses a user immediate list of another context (Stream::init).
     void checkListContext();
+    // checkZe for the result of a wait, a lost device named as such.
+    void checkWaited(ze_result_t r, const char *call) const;
     void bake(ze_event_handle_t event);
 
     EngineChild child_;
@@ -79,6 +91,7 @@ private:
     ze_command_list_handle_t list_;
     ze_command_queue_handle_t queue_;
     bool profiling_ = false;
+    std::shared_ptr<const std::string> lastKernel_; // launched()
     std::vector<ze_event_handle_t> baked_; // signaled by commands of the regular list
     // A regular list executed by wait() whose queue did not finish it in time:
     // the next wait only synchronizes again.

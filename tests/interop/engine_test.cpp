@@ -253,6 +253,7 @@ TEST(StatusTest, EveryStatusHasItsName) {
         {imex_l0_not_found, "imex_l0_not_found"},
         {imex_l0_runtime_error, "imex_l0_runtime_error"},
         {imex_l0_timeout, "imex_l0_timeout"},
+        {imex_l0_device_lost, "imex_l0_device_lost"},
     };
     for (auto &n : names)
         EXPECT_STREQ(imex_l0_status_str(n.first), n.second);

@@ -96,4 +96,72 @@ protected:
     std::vector<ze_event_handle_t> events_;
 };
 
+// The GPU with lists and events, and modules and kernels made from SPIR-V,
+// destroyed at the end of the test.
+class WithCudaModules : public WithCudaLists {
+protected:
+    void TearDown() override {
+        kernels_.clear();
+        modules_.clear();
+        WithCudaLists::TearDown();
+    }
+    // A module of the driver tests' kernels (driver/tests/kernels/<name>.cl).
+    ze_module_handle_t module(const std::string &name) {
+        return moduleOf(loadSpirv(name));
+    }
+    // A module of this backend's own test kernels (tests/kernels/<name>.cl).
+    ze_module_handle_t cudaModule(const std::string &name) {
+        return moduleOf(readFile(std::string(ZE_CUDA_TEST_SPIRV_DIR) + "/" + name + ".spv"));
+    }
+    ze_module_handle_t moduleOf(const std::vector<uint8_t> &spirv) {
+        modules_.emplace_back();
+        EXPECT_ZE_SUCCESS(
+            createModule(context_, device_, spirv, ZE_MODULE_FORMAT_IL_SPIRV, modules_.back()));
+        return modules_.back();
+    }
+    ze_kernel_handle_t kernel(ze_module_handle_t module, const char *name, uint32_t gx,
+                              uint32_t gy = 1, uint32_t gz = 1) {
+        kernels_.emplace_back();
+        EXPECT_ZE_SUCCESS(createKernel(module, name, kernels_.back()));
+        EXPECT_ZE_SUCCESS(zeKernelSetGroupSize(kernels_.back(), gx, gy, gz));
+        return kernels_.back();
+    }
+    // Device memory holding `values`, copied in on list_.
+    template <class T> T *deviceWith(const std::vector<T> &values) {
+        T *d = device<T>(values.size());
+        EXPECT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(list_, d, values.data(),
+                                                        values.size() * sizeof(T), nullptr, 0,
+                                                        nullptr));
+        sync(list_);
+        return d;
+    }
+    // What `n` elements of device memory hold, copied back on list_ after
+    // the work appended to it so far.
+    template <class T> std::vector<T> read(const T *d, size_t n) {
+        std::vector<T> out(n);
+        EXPECT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(list_, out.data(), d, n * sizeof(T),
+                                                        nullptr, 0, nullptr));
+        sync(list_);
+        return out;
+    }
+    static Arg pointer(void *const &p) { return Arg{sizeof(void *), &p}; }
+    // The build log of a module that must not build, with `expected`.
+    std::string refusedBuild(const std::vector<uint8_t> &input, ze_module_format_t format,
+                             ze_result_t expected) {
+        ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC};
+        desc.format = format;
+        desc.inputSize = input.size();
+        desc.pInputModule = input.data();
+        ze_module_handle_t module = nullptr;
+        ze_module_build_log_handle_t log = nullptr;
+        EXPECT_ZE_RESULT(expected, zeModuleCreate(context_, device_, &desc, &module, &log));
+        std::string text = buildLogText(log);
+        EXPECT_ZE_SUCCESS(zeModuleBuildLogDestroy(log));
+        return text;
+    }
+
+    std::vector<Module> modules_;
+    std::vector<Kernel> kernels_;
+};
+
 } // namespace zetest

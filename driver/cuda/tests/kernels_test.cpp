@@ -16,63 +16,7 @@
 namespace zetest {
 namespace {
 
-class CudaKernels : public WithCudaLists {
-protected:
-    void TearDown() override {
-        kernels_.clear();
-        modules_.clear();
-        WithCudaLists::TearDown();
-    }
-    ze_module_handle_t module(const std::string &name) {
-        modules_.emplace_back();
-        EXPECT_ZE_SUCCESS(createModule(context_, device_, loadSpirv(name),
-                                       ZE_MODULE_FORMAT_IL_SPIRV, modules_.back()));
-        return modules_.back();
-    }
-    ze_kernel_handle_t kernel(ze_module_handle_t module, const char *name, uint32_t gx,
-                              uint32_t gy = 1, uint32_t gz = 1) {
-        kernels_.emplace_back();
-        EXPECT_ZE_SUCCESS(createKernel(module, name, kernels_.back()));
-        EXPECT_ZE_SUCCESS(zeKernelSetGroupSize(kernels_.back(), gx, gy, gz));
-        return kernels_.back();
-    }
-    // Device memory holding `values`, copied in on list_.
-    template <class T> T *deviceWith(const std::vector<T> &values) {
-        T *d = device<T>(values.size());
-        EXPECT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(list_, d, values.data(),
-                                                        values.size() * sizeof(T), nullptr, 0,
-                                                        nullptr));
-        sync(list_);
-        return d;
-    }
-    // What `n` elements of device memory hold, copied back on list_ after
-    // the work appended to it so far.
-    template <class T> std::vector<T> read(const T *d, size_t n) {
-        std::vector<T> out(n);
-        EXPECT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(list_, out.data(), d, n * sizeof(T),
-                                                        nullptr, 0, nullptr));
-        sync(list_);
-        return out;
-    }
-    static Arg pointer(void *const &p) { return Arg{sizeof(void *), &p}; }
-    // The build log of a module that must not build, with `expected`.
-    std::string refusedBuild(const std::vector<uint8_t> &input, ze_module_format_t format,
-                             ze_result_t expected) {
-        ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC};
-        desc.format = format;
-        desc.inputSize = input.size();
-        desc.pInputModule = input.data();
-        ze_module_handle_t module = nullptr;
-        ze_module_build_log_handle_t log = nullptr;
-        EXPECT_ZE_RESULT(expected, zeModuleCreate(context_, device_, &desc, &module, &log));
-        std::string text = buildLogText(log);
-        EXPECT_ZE_SUCCESS(zeModuleBuildLogDestroy(log));
-        return text;
-    }
-
-    std::vector<Module> modules_;
-    std::vector<Kernel> kernels_;
-};
+using CudaKernels = WithCudaModules;
 
 std::vector<int> values(size_t n, int seed) {
     std::vector<int> v(n);
@@ -519,18 +463,21 @@ TEST_F(CudaKernels, PrintfAndGenericAddressAtomics) {
     ASSERT_NE(caught, nullptr);
     int saved = dup(STDOUT_FILENO);
     dup2(fileno(caught), STDOUT_FILENO);
-    EXPECT_ZE_SUCCESS(launch(list_, print, {1, 1, 1}));
-    std::vector<int> doubled = read(out, 64);
-    kernels_.clear();
-    modules_.clear(); // unloading the module prints what it printed
+    // The line is printed by the time the host's wait for the launch
+    // returns (an event; CUDA itself prints only at its own synchronizations).
+    ze_event_handle_t printed = event();
+    EXPECT_ZE_SUCCESS(launch(list_, print, {1, 1, 1}, printed));
+    EXPECT_ZE_SUCCESS(zeEventHostSynchronize(printed, UINT64_MAX));
     std::fflush(stdout);
     dup2(saved, STDOUT_FILENO);
     close(saved);
     std::rewind(caught);
     char line[256] = {};
-    std::string printed = std::fgets(line, sizeof(line), caught) ? line : "";
+    if (!std::fgets(line, sizeof(line), caught))
+        line[0] = '\0';
     std::fclose(caught);
-    EXPECT_EQ(printed, "print_and_double: 64 work-items, 2.5, done\n");
+    EXPECT_EQ(line, std::string("print_and_double: 64 work-items, 2.5, done\n"));
+    std::vector<int> doubled = read(out, 64);
     for (int i = 0; i < 64; ++i)
         ASSERT_EQ(doubled[i], 2 * i) << i;
 
@@ -582,6 +529,62 @@ TEST_F(CudaKernels, KernelsOnImagesAreLeftOutByName) {
     std::string log = refusedBuild(loadSpirv("images"), ZE_MODULE_FORMAT_IL_SPIRV,
                                    ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
     EXPECT_NE(log.find("is an image builtin"), std::string::npos) << log;
+}
+
+// Host memory the application allocated itself, imported with Intel's
+// extension (zexDriverImportExternalPointer, as gpu.host_register uses it):
+// kernels and copies use the pointer in place; an overlapping import, a
+// second release and a pointer never imported are refused.
+TEST_F(CudaKernels, ImportedHostMemoryIsUsedInPlace) {
+    using Import = ze_result_t(ZE_APICALL *)(ze_driver_handle_t, void *, size_t);
+    using Release = ze_result_t(ZE_APICALL *)(ze_driver_handle_t, void *);
+    void *importAddress = nullptr, *releaseAddress = nullptr;
+    ASSERT_ZE_SUCCESS(zeDriverGetExtensionFunctionAddress(
+        driver_, "zexDriverImportExternalPointer", &importAddress));
+    ASSERT_ZE_SUCCESS(zeDriverGetExtensionFunctionAddress(
+        driver_, "zexDriverReleaseImportedPointer", &releaseAddress));
+    auto import = reinterpret_cast<Import>(importAddress);
+    auto release = reinterpret_cast<Release>(releaseAddress);
+
+    constexpr size_t n = 1 << 16;
+    std::vector<int> storage(n + 64);
+    int *p = storage.data() + 3; // not page-aligned, as malloc gives
+    std::vector<int> start = values(n, 7);
+    std::copy(start.begin(), start.end(), p);
+    ASSERT_ZE_SUCCESS(import(driver_, p, n * sizeof(int)));
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT, import(driver_, p + 100, 64));
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_SIZE, import(driver_, storage.data(), 0));
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER, import(driver_, nullptr, 64));
+
+    // A kernel adds one in place; a copy takes the result into device memory,
+    // another kernel doubles it there, and a copy brings it back.
+    ze_module_handle_t m = module("basic");
+    ze_kernel_handle_t increment = kernel(m, "increment", 256);
+    ze_kernel_handle_t mulAdd = kernel(m, "mul_add_inplace", 256);
+    void *host = p;
+    int *d = device<int>(n);
+    void *dev = d;
+    ASSERT_ZE_SUCCESS(setArgs(increment, {pointer(host)}));
+    ASSERT_ZE_SUCCESS(setArgs(mulAdd, {pointer(dev), byValue(2), byValue(0)}));
+    ASSERT_ZE_SUCCESS(launch(list_, increment, {n / 256, 1, 1}));
+    sync(list_);
+    for (size_t i = 0; i < n; ++i)
+        ASSERT_EQ(p[i], start[i] + 1) << i;
+    ASSERT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(list_, d, p, n * sizeof(int), nullptr, 0,
+                                                    nullptr));
+    ASSERT_ZE_SUCCESS(launch(list_, mulAdd, {n / 256, 1, 1}));
+    ASSERT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(list_, p, d, n * sizeof(int), nullptr, 0,
+                                                    nullptr));
+    sync(list_);
+    for (size_t i = 0; i < n; ++i)
+        ASSERT_EQ(p[i], 2 * (start[i] + 1)) << i;
+
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT, release(driver_, p + 1));
+    ASSERT_ZE_SUCCESS(release(driver_, p));
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT, release(driver_, p));
+    // Released, the range can be imported again.
+    ASSERT_ZE_SUCCESS(import(driver_, p, n * sizeof(int)));
+    ASSERT_ZE_SUCCESS(release(driver_, p));
 }
 
 } // namespace

@@ -93,4 +93,53 @@ TEST(PtxTranslation, EveryTestKernelBecomesPtxThatPtxasAccepts) {
                      << " kernels were translated, but their PTX was not checked";
 }
 
+// The SPIR-V test kernel whose name ends in `name` (".../native_math.spv").
+std::vector<uint8_t> testKernel(const std::string &name) {
+    for (const std::string &file : testSpirvFiles())
+        if (file.size() >= name.size() &&
+            file.compare(file.size() - name.size(), name.size(), name) == 0)
+            return readFile(file);
+    return {};
+}
+
+// native_* and half_* on the GPU's approximate instructions (libclc-15's
+// definitions end the process in LLVM 15's NVPTX backend), and no call left
+// to a math library the GPU does not have.
+TEST(PtxTranslation, NativeMathUsesTheApproximateInstructions) {
+    std::vector<uint8_t> spirv = testKernel("/native_math.spv");
+    ASSERT_FALSE(spirv.empty());
+    ze_cuda::PtxModule ptx;
+    std::string log;
+    ASSERT_EQ(ze_cuda::translateSpirvToPtx(spirv.data(), spirv.size(), {}, &ptx, &log),
+              ZE_RESULT_SUCCESS)
+        << log;
+    for (const char *instruction :
+         {"ex2.approx.f32", "lg2.approx.f32", "sin.approx.f32", "cos.approx.f32", "sqrt.approx.f32",
+          "rsqrt.approx.f32", "div.approx.f32"})
+        EXPECT_NE(ptx.ptx.find(instruction), std::string::npos) << instruction;
+    EXPECT_EQ(ptx.ptx.find("call"), std::string::npos) << "a call is left in the PTX";
+}
+
+// An LLVM fatal error in code generation (here, one of the kind that calls
+// exit()) fails the build with LLVM's message and the kernels that fail
+// alone named, and the process goes on to build the next module.
+TEST(PtxTranslation, FatalErrorsInCodeGenerationFailTheBuildOnly) {
+    std::vector<uint8_t> spirv = testKernel("/native_math.spv");
+    ASSERT_FALSE(spirv.empty());
+    ze_cuda::fatalErrorOnBuiltin("_Z10native_expDv4_f");
+    ze_cuda::PtxModule ptx;
+    std::string log;
+    ze_result_t result = ze_cuda::translateSpirvToPtx(spirv.data(), spirv.size(), {}, &ptx, &log);
+    ze_cuda::fatalErrorOnBuiltin("");
+    EXPECT_EQ(result, ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
+    EXPECT_NE(log.find("injected fatal error: _Z10native_expDv4_f"), std::string::npos) << log;
+    EXPECT_NE(log.find("kernel unary_float4: injected fatal error"), std::string::npos) << log;
+    EXPECT_EQ(log.find("kernel native_and_half"), std::string::npos) << log;
+    ze_cuda::PtxModule again;
+    std::string againLog;
+    EXPECT_EQ(ze_cuda::translateSpirvToPtx(spirv.data(), spirv.size(), {}, &again, &againLog),
+              ZE_RESULT_SUCCESS)
+        << againLog;
+}
+
 } // namespace

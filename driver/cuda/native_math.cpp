@@ -1,0 +1,158 @@
+#include "native_math.hpp"
+
+#include "call_rewrite.hpp"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+#include <llvm/IR/Module.h>
+
+#include <cmath>
+#include <vector>
+
+namespace ze_cuda {
+
+namespace {
+
+using llvm::Intrinsic::ID;
+
+// What a builtin computes, from one or two floats, with the approximate
+// instructions.
+enum class Kind {
+    exp,
+    exp2,
+    exp10,
+    log,
+    log2,
+    log10,
+    sin,
+    cos,
+    tan,
+    powr,
+    sqrt,
+    rsqrt,
+    recip,
+    divide
+};
+
+struct Builtin {
+    const char *name;
+    Kind kind;
+};
+
+// native_* takes every one; half_* only those within its 8192 ulp
+// (native_math.hpp says why the others stay libclc's).
+constexpr Builtin kBuiltins[] = {
+    {"native_exp", Kind::exp},     {"native_exp2", Kind::exp2},     {"native_exp10", Kind::exp10},
+    {"native_log", Kind::log},     {"native_log2", Kind::log2},     {"native_log10", Kind::log10},
+    {"native_sin", Kind::sin},     {"native_cos", Kind::cos},       {"native_tan", Kind::tan},
+    {"native_powr", Kind::powr},   {"native_sqrt", Kind::sqrt},     {"native_rsqrt", Kind::rsqrt},
+    {"native_recip", Kind::recip}, {"native_divide", Kind::divide}, {"half_exp", Kind::exp},
+    {"half_exp2", Kind::exp2},     {"half_exp10", Kind::exp10},     {"half_sqrt", Kind::sqrt},
+    {"half_rsqrt", Kind::rsqrt},   {"half_recip", Kind::recip},     {"half_divide", Kind::divide},
+};
+
+llvm::Value *approx(llvm::IRBuilder<> &b, ID id, llvm::Value *x) {
+    return b.CreateIntrinsic(id, {}, {x});
+}
+
+llvm::Value *divide(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y) {
+    return b.CreateIntrinsic(llvm::Intrinsic::nvvm_div_approx_f, {}, {x, y});
+}
+
+// One float lane of `kind`.
+llvm::Value *compute(llvm::IRBuilder<> &b, Kind kind, llvm::Value *x, llvm::Value *y) {
+    auto constant = [&](double v) { return llvm::ConstantFP::get(b.getFloatTy(), v); };
+    auto ex2 = [&](llvm::Value *v) { return approx(b, llvm::Intrinsic::nvvm_ex2_approx_f, v); };
+    auto lg2 = [&](llvm::Value *v) { return approx(b, llvm::Intrinsic::nvvm_lg2_approx_f, v); };
+    switch (kind) {
+    case Kind::exp:
+        return ex2(b.CreateFMul(x, constant(M_LOG2E)));
+    case Kind::exp2:
+        return ex2(x);
+    case Kind::exp10:
+        return ex2(b.CreateFMul(x, constant(std::log2(10.0))));
+    case Kind::log:
+        return b.CreateFMul(lg2(x), constant(M_LN2));
+    case Kind::log2:
+        return lg2(x);
+    case Kind::log10:
+        return b.CreateFMul(lg2(x), constant(std::log10(2.0)));
+    case Kind::sin:
+        return approx(b, llvm::Intrinsic::nvvm_sin_approx_f, x);
+    case Kind::cos:
+        return approx(b, llvm::Intrinsic::nvvm_cos_approx_f, x);
+    case Kind::tan:
+        return divide(b, approx(b, llvm::Intrinsic::nvvm_sin_approx_f, x),
+                      approx(b, llvm::Intrinsic::nvvm_cos_approx_f, x));
+    case Kind::powr:
+        return ex2(b.CreateFMul(y, lg2(x)));
+    case Kind::sqrt:
+        return approx(b, llvm::Intrinsic::nvvm_sqrt_approx_f, x);
+    case Kind::rsqrt:
+        return approx(b, llvm::Intrinsic::nvvm_rsqrt_approx_f, x);
+    case Kind::recip:
+        return divide(b, constant(1.0), x);
+    case Kind::divide:
+        return divide(b, x, y);
+    }
+    return nullptr;
+}
+
+// The builtin `name` stands for, if it is one of kBuiltins.
+const Builtin *find(llvm::StringRef name) {
+    for (const Builtin &builtin : kBuiltins)
+        if (name == builtin.name)
+            return &builtin;
+    return nullptr;
+}
+
+// Whether `type` is float or a vector of floats.
+bool isFloats(llvm::Type *type) {
+    return type->getScalarType()->isFloatTy();
+}
+
+void define(llvm::Function &f, Kind kind) {
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(f.getContext(), "", &f));
+    llvm::Value *x = f.getArg(0);
+    llvm::Value *y = f.arg_size() > 1 ? f.getArg(1) : nullptr;
+    auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(f.getReturnType());
+    if (!vector) {
+        b.CreateRet(compute(b, kind, x, y));
+    } else {
+        // Lane by lane: the instructions are scalar.
+        llvm::Value *result = llvm::UndefValue::get(vector);
+        for (unsigned i = 0; i < vector->getNumElements(); ++i) {
+            llvm::Value *yi = y ? b.CreateExtractElement(y, i) : nullptr;
+            result = b.CreateInsertElement(result,
+                                           compute(b, kind, b.CreateExtractElement(x, i), yi), i);
+        }
+        b.CreateRet(result);
+    }
+    f.setLinkage(llvm::GlobalValue::InternalLinkage);
+}
+
+} // namespace
+
+unsigned defineNativeMath(llvm::Module &module) {
+    unsigned defined = 0;
+    for (llvm::Function &f : module) {
+        llvm::StringRef name, params;
+        if (!f.isDeclaration() || !ze_driver::detail::demangleName(f.getName(), &name, &params))
+            continue;
+        const Builtin *builtin = find(name);
+        const bool twoArgs =
+            builtin && (builtin->kind == Kind::powr || builtin->kind == Kind::divide);
+        if (!builtin || f.arg_size() != (twoArgs ? 2u : 1u) || !isFloats(f.getReturnType()))
+            continue;
+        bool sameTypes = true;
+        for (llvm::Argument &arg : f.args())
+            sameTypes = sameTypes && arg.getType() == f.getReturnType();
+        if (!sameTypes)
+            continue;
+        define(f, builtin->kind);
+        ++defined;
+    }
+    return defined;
+}
+
+} // namespace ze_cuda
