@@ -18,7 +18,10 @@ function(imex_l0_add_spirv out_var)
       COMMAND "${IMEX_L0_CLANG}" -cc1 -triple spir64-unknown-unknown -cl-std=CL2.0
               -no-opaque-pointers -fdeclare-opencl-builtins -finclude-default-header
               -O2 -emit-llvm-bc -o "${bc}" "${abs}"
-      COMMAND "${IMEX_L0_LLVM_SPIRV}" --spirv-max-version=1.2 "${bc}" -o "${spv}"
+      # Intel's sub-group operations, where a kernel uses them (their
+      # extension is declared only then).
+      COMMAND "${IMEX_L0_LLVM_SPIRV}" --spirv-max-version=1.2 --spirv-ext=+SPV_INTEL_subgroups
+              "${bc}" -o "${spv}"
       COMMAND "${IMEX_L0_SPIRV_VAL}" "${spv}"
       DEPENDS "${abs}"
       COMMENT "SPIR-V ${name}.spv"

@@ -20,7 +20,8 @@ void printfAsVprintf(llvm::Module &module) {
         "vprintf", llvm::FunctionType::get(llvm::Type::getInt32Ty(ctx), {generic, generic}, false));
     std::vector<llvm::CallInst *> calls;
     for (llvm::User *user : printf->users())
-        if (auto *call = llvm::dyn_cast<llvm::CallInst>(user); call && call->getCalledFunction() == printf)
+        if (auto *call = llvm::dyn_cast<llvm::CallInst>(user);
+            call && call->getCalledFunction() == printf)
             calls.push_back(call);
     for (llvm::CallInst *call : calls) {
         llvm::IRBuilder<> b(call);
@@ -48,7 +49,8 @@ void printfAsVprintf(llvm::Module &module) {
                 b.CreateStore(args[i], b.CreateStructGEP(layout, slot, i));
             buffer = slot;
         }
-        llvm::CallInst *replacement = b.CreateCall(vprintf, {toGeneric(call->getArgOperand(0)), buffer});
+        llvm::CallInst *replacement =
+            b.CreateCall(vprintf, {toGeneric(call->getArgOperand(0)), buffer});
         if (!call->getType()->isVoidTy())
             call->replaceAllUsesWith(b.CreateZExtOrTrunc(replacement, call->getType()));
         call->eraseFromParent();
@@ -96,6 +98,20 @@ void genericAddressAtomics(llvm::Module &module) {
             old = b.CreateAtomicRMW(rmw, pointer, f.getArg(1), llvm::MaybeAlign(), order);
         }
         b.CreateRet(old);
+        f.setLinkage(llvm::GlobalValue::InternalLinkage);
+    }
+}
+
+void fullWidthMul24(llvm::Module &module) {
+    for (llvm::Function &f : module) {
+        llvm::StringRef name = f.getName();
+        const bool mad = name.startswith("_Z5mad24");
+        if (!f.isDeclaration() || !(mad || name.startswith("_Z5mul24")) ||
+            !f.getReturnType()->getScalarType()->isIntegerTy(32) || f.arg_size() != (mad ? 3u : 2u))
+            continue;
+        llvm::IRBuilder<> b(llvm::BasicBlock::Create(module.getContext(), "", &f));
+        llvm::Value *product = b.CreateMul(f.getArg(0), f.getArg(1));
+        b.CreateRet(mad ? b.CreateAdd(product, f.getArg(2)) : product);
         f.setLinkage(llvm::GlobalValue::InternalLinkage);
     }
 }

@@ -1,5 +1,5 @@
-// OpenCL builtins libclc-15's NVPTX library does not define, defined on a
-// module translated for NVPTX (its address spaces already NVPTX's: global
+// OpenCL builtins libclc-15's NVPTX library does not define, or defines
+// unlike every other implementation, defined on a module translated for NVPTX (its address spaces already NVPTX's: global
 // 1, generic 0), before libclc is linked. What neither defines stays a
 // call the translation names in its log.
 #pragma once
@@ -23,5 +23,12 @@ void printfAsVprintf(llvm::Module &module);
 // add, sub, xchg, min, max, and, or, xor, inc, dec and cmpxchg on 32- and
 // 64-bit integers, and xchg on float, as LLVM atomics.
 void genericAddressAtomics(llvm::Module &module);
+
+// mul24 and mad24 on int and uint (and their vectors) as the full 32-bit
+// product: OpenCL leaves operands beyond 24 bits undefined, and PoCL and
+// NVIDIA's OpenCL both compute the full product there, where libclc-15
+// first cuts the operands to 24 bits; code written against those gets the
+// same results here. The multiplication is one instruction either way.
+void fullWidthMul24(llvm::Module &module);
 
 } // namespace ze_cuda

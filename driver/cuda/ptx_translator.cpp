@@ -2,6 +2,7 @@
 
 #include "missing_builtins.hpp"
 #include "native_math.hpp"
+#include "warp_sub_groups.hpp"
 
 #include "contained.hpp"
 #include "spirv_translator.hpp"
@@ -484,6 +485,7 @@ ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &
     // OpenCL C 2.0's work-group functions, which libclc-15 lacks (the same
     // definitions as the OpenCL backend's, sized for CUDA's work-groups).
     ze_driver::detail::defineWorkGroupCollectives(*read.module, kMaxGroupItems);
+    resolveWarpSubGroupBuiltins(*read.module);
     std::unique_ptr<llvm::Module> opaque = withOpaquePointers(*read.module, context, log);
     if (!opaque)
         return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
@@ -508,6 +510,7 @@ ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &
     module->setDataLayout(machine->createDataLayout());
     printfAsVprintf(*module);
     genericAddressAtomics(*module);
+    fullWidthMul24(*module);
     defineNativeMath(*module);
     std::string injected;
     {

@@ -30,23 +30,6 @@ llvm::Value *localId(llvm::IRBuilder<> &b, unsigned d) {
     return workItemQuery(b, "_Z12get_local_idj", d);
 }
 
-// The identity of an exclusive scan: 0 for add, the type's largest value for
-// min and its smallest for max; `element` is the parameter's mangled type.
-llvm::Value *scanIdentity(llvm::Type *type, llvm::StringRef op, char element) {
-    if (op == "add")
-        return llvm::Constant::getNullValue(type);
-    const bool min = op == "min";
-    if (type->isFloatingPointTy())
-        return llvm::ConstantFP::getInfinity(type, /*Negative=*/!min);
-    const unsigned bits = type->getIntegerBitWidth();
-    const bool isSigned =
-        element == 'i' || element == 'l' || element == 's' || element == 'c' || element == 'a';
-    llvm::APInt value =
-        min ? (isSigned ? llvm::APInt::getSignedMaxValue(bits) : llvm::APInt::getMaxValue(bits))
-            : (isSigned ? llvm::APInt::getSignedMinValue(bits) : llvm::APInt::getMinValue(bits));
-    return llvm::ConstantInt::get(type, value);
-}
-
 // Intel's block reads and writes of global memory: work-item i of a
 // sub-group of size S moves element k of its value from or to p[k * S + i];
 // here S is 1 and i 0, so the one work-item moves p[0 .. N-1]. The image
@@ -132,12 +115,27 @@ std::optional<llvm::Value *> replacement(llvm::CallInst &call, llvm::StringRef n
             name == std::string("sub_group_scan_inclusive_") + op)
             return x;
         if (name == std::string("sub_group_scan_exclusive_") + op)
-            return scanIdentity(result, op, params.empty() ? 'i' : params.front());
+            return subGroupIdentity(result, op, params.empty() ? 'i' : params.front());
     }
     return std::nullopt;
 }
 
 } // namespace
+
+llvm::Constant *subGroupIdentity(llvm::Type *type, llvm::StringRef op, char element) {
+    if (op == "add")
+        return llvm::Constant::getNullValue(type);
+    const bool min = op == "min";
+    if (type->isFloatingPointTy())
+        return llvm::ConstantFP::getInfinity(type, /*Negative=*/!min);
+    const unsigned bits = type->getIntegerBitWidth();
+    const bool isSigned =
+        element == 'i' || element == 'l' || element == 's' || element == 'c' || element == 'a';
+    llvm::APInt value =
+        min ? (isSigned ? llvm::APInt::getSignedMaxValue(bits) : llvm::APInt::getMaxValue(bits))
+            : (isSigned ? llvm::APInt::getSignedMinValue(bits) : llvm::APInt::getMinValue(bits));
+    return llvm::ConstantInt::get(type, value);
+}
 
 unsigned resolveSubGroupBuiltins(llvm::Module &module) {
     struct Builtin {

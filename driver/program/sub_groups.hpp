@@ -6,8 +6,12 @@
 // operation is over that one work-item.
 #pragma once
 
+#include <llvm/ADT/StringRef.h>
+
 namespace llvm {
+class Constant;
 class Module;
+class Type;
 }
 
 namespace ze_driver {
@@ -19,6 +23,13 @@ namespace detail {
 // reads and writes of global memory) with their single-work-item values.
 // Returns the number of calls replaced.
 unsigned resolveSubGroupBuiltins(llvm::Module &module);
+
+// The identity of a sub-group scan or reduction `op` ("add", "min", "max")
+// on `type`: 0 for add, the type's largest value for min and its smallest for
+// max (infinities for floating point); `element` is the parameter's mangled
+// type ('i', 'j', 'f', ...), which tells signedness. Shared with the CUDA
+// backend's sub-groups on warps.
+llvm::Constant *subGroupIdentity(llvm::Type *type, llvm::StringRef op, char element);
 
 } // namespace detail
 } // namespace ze_driver

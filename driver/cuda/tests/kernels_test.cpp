@@ -330,8 +330,8 @@ TEST_F(CudaKernels, NativeBinariesBuildModulesAgain) {
     std::vector<uint8_t> binary(size);
     ASSERT_ZE_SUCCESS(zeModuleGetNativeBinary(m, &size, binary.data()));
     modules_.emplace_back();
-    ASSERT_ZE_SUCCESS(createModule(context_, device_, binary, ZE_MODULE_FORMAT_NATIVE,
-                                   modules_.back()));
+    ASSERT_ZE_SUCCESS(
+        createModule(context_, device_, binary, ZE_MODULE_FORMAT_NATIVE, modules_.back()));
     ze_kernel_handle_t k = kernel(modules_.back(), "scale_add", 64);
     std::vector<int> in = values(256, 12);
     int *din = deviceWith(in), *dout = device<int>(256);
@@ -367,9 +367,8 @@ TEST_F(CudaKernels, IndirectLaunchesReadTheirCountsWhenTheyRun) {
     hcounts[0] = {30, 1, 1}; // increments the first 30 groups' items
     hcounts[1] = {40, 1, 1};
     ze_event_handle_t gate = event();
-    ASSERT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(list_, dcounts, hcounts,
-                                                    2 * sizeof(ze_group_count_t), nullptr, 1,
-                                                    &gate));
+    ASSERT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(
+        list_, dcounts, hcounts, 2 * sizeof(ze_group_count_t), nullptr, 1, &gate));
     ASSERT_ZE_SUCCESS(
         zeCommandListAppendLaunchKernelIndirect(list_, inc, dcounts, nullptr, 0, nullptr));
     uint32_t *howMany = host<uint32_t>(1);
@@ -389,10 +388,9 @@ TEST_F(CudaKernels, IndirectLaunchesReadTheirCountsWhenTheyRun) {
 // of the device's clock around them, and zeCommandListAppendQueryKernelTimestamps
 // (here into device memory) reports the same as the events.
 TEST_F(CudaKernels, KernelTimestampsAreTheKernelsTimes) {
-    ze_event_pool_desc_t desc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr,
-                                 ZE_EVENT_POOL_FLAG_HOST_VISIBLE |
-                                     ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP,
-                                 3};
+    ze_event_pool_desc_t desc = {
+        ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr,
+        ZE_EVENT_POOL_FLAG_HOST_VISIBLE | ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP, 3};
     ze_event_pool_handle_t pool = nullptr;
     ASSERT_ZE_SUCCESS(zeEventPoolCreate(context_, &desc, 1, &device_, &pool));
     ze_event_handle_t timed[3] = {};
@@ -450,8 +448,8 @@ TEST_F(CudaKernels, PrintfAndGenericAddressAtomics) {
     std::vector<uint8_t> spirv =
         readFile(std::string(ZE_CUDA_TEST_SPIRV_DIR) + "/cuda_builtins.spv");
     modules_.emplace_back();
-    ASSERT_ZE_SUCCESS(createModule(context_, device_, spirv, ZE_MODULE_FORMAT_IL_SPIRV,
-                                   modules_.back()));
+    ASSERT_ZE_SUCCESS(
+        createModule(context_, device_, spirv, ZE_MODULE_FORMAT_IL_SPIRV, modules_.back()));
     ze_module_handle_t m = modules_.back();
     int *out = device<int>(64);
     void *pout = out;
@@ -482,15 +480,15 @@ TEST_F(CudaKernels, PrintfAndGenericAddressAtomics) {
         ASSERT_EQ(doubled[i], 2 * i) << i;
 
     modules_.emplace_back();
-    ASSERT_ZE_SUCCESS(createModule(context_, device_, spirv, ZE_MODULE_FORMAT_IL_SPIRV,
-                                   modules_.back()));
+    ASSERT_ZE_SUCCESS(
+        createModule(context_, device_, spirv, ZE_MODULE_FORMAT_IL_SPIRV, modules_.back()));
     constexpr uint32_t n = 4096;
     int *values = deviceWith(std::vector<int>{0, 0, 0, 0, 0});
     void *sum = values, *max = values + 1, *count = values + 2, *flag = values + 3,
          *winners = values + 4;
     ze_kernel_handle_t atomics = kernel(modules_.back(), "generic_atomics", 128);
-    ASSERT_ZE_SUCCESS(setArgs(atomics, {pointer(sum), pointer(max), pointer(count),
-                                        pointer(flag), pointer(winners)}));
+    ASSERT_ZE_SUCCESS(setArgs(
+        atomics, {pointer(sum), pointer(max), pointer(count), pointer(flag), pointer(winners)}));
     ASSERT_ZE_SUCCESS(launch(list_, atomics, {n / 128, 1, 1}));
     std::vector<int> result = read(values, 5);
     EXPECT_EQ(result[0], int(n * (n - 1) / 2));
@@ -531,6 +529,34 @@ TEST_F(CudaKernels, KernelsOnImagesAreLeftOutByName) {
     EXPECT_NE(log.find("is an image builtin"), std::string::npos) << log;
 }
 
+// mul24 and mad24 on operands beyond 24 bits compute the full product, as
+// PoCL and NVIDIA's OpenCL do.
+TEST_F(CudaKernels, Mul24IsTheFullProduct) {
+    constexpr uint32_t n = 64;
+    std::vector<int> a(n);
+    std::vector<uint32_t> b(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        a[i] = (i % 2 ? -1 : 1) * int(3000 + 977 * i); // up to 65,000: products beyond 24 bits
+        b[i] = 40000u + 1013u * i;
+    }
+    int *da = deviceWith(a);
+    uint32_t *db = deviceWith(b);
+    int *out = device<int>(2 * n);
+    uint32_t *uout = device<uint32_t>(2 * n);
+    void *pa = da, *pb = db, *po = out, *pu = uout;
+    ze_kernel_handle_t k = kernel(cudaModule("cuda_builtins"), "mul24_full", 64);
+    ASSERT_ZE_SUCCESS(setArgs(k, {pointer(pa), pointer(pb), pointer(po), pointer(pu)}));
+    ASSERT_ZE_SUCCESS(launch(list_, k, {1, 1, 1}));
+    std::vector<int> got = read(out, 2 * n);
+    std::vector<uint32_t> ugot = read(uout, 2 * n);
+    for (uint32_t i = 0; i < n; ++i) {
+        EXPECT_EQ(got[2 * i], int(uint32_t(a[i]) * uint32_t(a[i] + 3))) << i;
+        EXPECT_EQ(got[2 * i + 1], a[i] * 7 + 11) << i;
+        EXPECT_EQ(ugot[2 * i], b[i] * (b[i] + 3u)) << i;
+        EXPECT_EQ(ugot[2 * i + 1], b[i] * 7u + 11u) << i;
+    }
+}
+
 // Host memory the application allocated itself, imported with Intel's
 // extension (zexDriverImportExternalPointer, as gpu.host_register uses it):
 // kernels and copies use the pointer in place; an overlapping import, a
@@ -539,8 +565,8 @@ TEST_F(CudaKernels, ImportedHostMemoryIsUsedInPlace) {
     using Import = ze_result_t(ZE_APICALL *)(ze_driver_handle_t, void *, size_t);
     using Release = ze_result_t(ZE_APICALL *)(ze_driver_handle_t, void *);
     void *importAddress = nullptr, *releaseAddress = nullptr;
-    ASSERT_ZE_SUCCESS(zeDriverGetExtensionFunctionAddress(
-        driver_, "zexDriverImportExternalPointer", &importAddress));
+    ASSERT_ZE_SUCCESS(zeDriverGetExtensionFunctionAddress(driver_, "zexDriverImportExternalPointer",
+                                                          &importAddress));
     ASSERT_ZE_SUCCESS(zeDriverGetExtensionFunctionAddress(
         driver_, "zexDriverReleaseImportedPointer", &releaseAddress));
     auto import = reinterpret_cast<Import>(importAddress);
@@ -570,11 +596,11 @@ TEST_F(CudaKernels, ImportedHostMemoryIsUsedInPlace) {
     sync(list_);
     for (size_t i = 0; i < n; ++i)
         ASSERT_EQ(p[i], start[i] + 1) << i;
-    ASSERT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(list_, d, p, n * sizeof(int), nullptr, 0,
-                                                    nullptr));
+    ASSERT_ZE_SUCCESS(
+        zeCommandListAppendMemoryCopy(list_, d, p, n * sizeof(int), nullptr, 0, nullptr));
     ASSERT_ZE_SUCCESS(launch(list_, mulAdd, {n / 256, 1, 1}));
-    ASSERT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(list_, p, d, n * sizeof(int), nullptr, 0,
-                                                    nullptr));
+    ASSERT_ZE_SUCCESS(
+        zeCommandListAppendMemoryCopy(list_, p, d, n * sizeof(int), nullptr, 0, nullptr));
     sync(list_);
     for (size_t i = 0; i < n; ++i)
         ASSERT_EQ(p[i], 2 * (start[i] + 1)) << i;

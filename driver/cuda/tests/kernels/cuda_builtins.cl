@@ -1,6 +1,7 @@
 // Builtins the CUDA backend defines itself, libclc-15's NVPTX library lacking
-// them (driver/cuda/missing_builtins.cpp): printf, and the atomics on
-// generic pointers.
+// them or defining them unlike other implementations
+// (driver/cuda/missing_builtins.cpp): printf, the atomics on generic
+// pointers, mul24 and mad24.
 
 kernel void print_and_double(global int *out) {
     size_t i = get_global_id(0);
@@ -32,4 +33,15 @@ kernel void generic_atomics(global int *sum, global uint *max, global uint *coun
     atomic_inc(c);
     if (atomic_cmpxchg(f, 0, 7) == 0)
         atomic_add(w, 1);
+}
+
+// mul24 and mad24 with operands beyond 24 bits: the full product, as PoCL
+// and NVIDIA's OpenCL compute it (OpenCL leaves it undefined).
+kernel void mul24_full(global const int *a, global const uint *b, global int *out,
+                       global uint *uout) {
+    size_t i = get_global_id(0);
+    out[2 * i] = mul24(a[i], a[i] + 3);
+    out[2 * i + 1] = mad24(a[i], 7, 11);
+    uout[2 * i] = mul24(b[i], b[i] + 3u);
+    uout[2 * i + 1] = mad24(b[i], 7u, 11u);
 }
