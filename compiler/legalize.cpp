@@ -41,6 +41,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/IPO/AlwaysInliner.h>
 #include <llvm/Transforms/IPO/GlobalDCE.h>
@@ -104,6 +105,11 @@ std::string runPipeline(llvm::Module &module, unsigned optLevel) {
     llvm::ModulePassManager passes;
     if (optLevel == 0) {
         passes = builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0);
+        // The helpers no kernel calls (internal: whole_program.hpp) go, as at
+        // every other level: a program of helpers alone is then an empty
+        // module, which is valid SPIR-V, where a module of functions without
+        // an entry point or an export is not.
+        passes.addPass(llvm::GlobalDCEPass());
     } else if (optLevel >= 3) {
         passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
     } else {
@@ -123,6 +129,11 @@ std::string runPipeline(llvm::Module &module, unsigned optLevel) {
     legalization.addPass(IntegerWidthPass(&widthProblem));
     legalization.addPass(DuplicateEdgeSplitPass());
     legalization.addPass(EntryAllocasFirstPass());
+    // The translator puts loops into simplified form itself (it needs their
+    // preheaders and exits for loop metadata), and LoopSimplify places the
+    // blocks it adds wherever it splits an edge, before their dominators at
+    // times: done here, so that the block order below includes them.
+    legalization.addPass(llvm::LoopSimplifyPass());
     legalization.addPass(DominatorBlockOrderPass());
     passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(legalization)));
     passes.run(module, moduleAnalyses);

@@ -266,7 +266,13 @@ IMEX_L0_API imex_l0_status_t imex_l0_kernel_create_from_spirv_specialized(
     const char *kernel_name, const char *build_options, size_t nconstants,
     const imex_l0_spec_constant_t *constants);
 /** OpenCL C -> SPIR-V only (no device needed). *spirv and *log are freed with
- *  imex_l0_free. On a compile error, *log still receives the build log. */
+ *  imex_l0_free. On a compile error, *log still receives the build log.
+ *  Without a device to ask, the compile assumes one without fp16 arithmetic:
+ *  cl_khr_fp16 is not defined (half stays a storage format), so code guarded
+ *  by it takes the path every device runs; pass "-cl-ext=+cl_khr_fp16" for a
+ *  device that has it. The other extension macros are those of the SPIR
+ *  target (fp64 and 64-bit atomics included). Built for an engine
+ *  (imex_l0_kernel_create_from_source), its device decides. */
 IMEX_L0_API imex_l0_status_t imex_l0_compile_opencl_c(const char *source,
                                                       const char *build_options, size_t ndefines,
                                                       const imex_l0_define_t *defines,

@@ -562,6 +562,21 @@ TEST_F(ModuleTest, KernelNames) {
     }
 }
 
+// A program without kernels (helper functions, as a library of them is
+// written) builds: the module has no kernel names, and asking for a kernel
+// finds none.
+TEST_F(ModuleTest, ProgramWithoutKernelsBuilds) {
+    Module helpers;
+    ASSERT_NO_FATAL_FAILURE(loadModule(helpers, "helpers_only"));
+    uint32_t count = 7;
+    ASSERT_ZE_SUCCESS(zeModuleGetKernelNames(helpers, &count, nullptr));
+    EXPECT_EQ(count, 0u);
+    Kernel kernel;
+    ze_kernel_desc_t desc = {ZE_STRUCTURE_TYPE_KERNEL_DESC};
+    desc.pKernelName = "mix_bits";
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_KERNEL_NAME, zeKernelCreate(helpers, &desc, kernel.out()));
+}
+
 // zeModuleCreate may be called from several threads at once (the spec says
 // so); each thread builds its own module and runs a kernel from it.
 TEST_F(ModuleTest, ModulesAreCreatedConcurrently) {

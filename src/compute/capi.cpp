@@ -85,6 +85,9 @@ imex_l0_status_t createFromSource(const char *function, imex_l0_kernel_t *kernel
     });
 }
 
+// What a compile without an engine assumes of the device (include/imex_l0_interop.h).
+constexpr const char *kNoEngineFeatures = "-cl-ext=-cl_khr_fp16";
+
 imex_l0_status_t compileOpenClC(const char *function, const char *source,
                                 const char *build_options, size_t ndefines,
                                 const imex_l0_define_t *defines, size_t nheaders,
@@ -98,13 +101,20 @@ imex_l0_status_t compileOpenClC(const char *function, const char *source,
         checkDefines(ndefines, defines);
         checkHeaders(nheaders, headers);
         const imex_l0_compiler_api_t &compiler = compilerApi();
+        // No device to ask: fp16 arithmetic, the optional feature devices
+        // differ on most (PoCL's CPU device has none), is assumed absent, so
+        // code guarded by cl_khr_fp16 takes the path every device runs. The
+        // caller's options come after and may add it back.
+        std::string options = kNoEngineFeatures;
+        if (build_options)
+            options += std::string(" ") + build_options;
         Stopwatch watch;
         void *out = nullptr;
         size_t outSize = 0;
         char *buildLog = nullptr;
-        imex_l0_status_t status =
-            compiler.compile_with_headers(source, std::strlen(source), build_options, ndefines,
-                                          defines, nheaders, headers, 0, &out, &outSize, &buildLog);
+        imex_l0_status_t status = compiler.compile_with_headers(
+            source, std::strlen(source), options.c_str(), ndefines, defines, nheaders, headers, 0,
+            &out, &outSize, &buildLog);
         if (verboseAt(Verbosity::info))
             logLine(Verbosity::info, std::string("compile,") + imex_l0_status_str(status) +
                                          ",bytes=" + std::to_string(outSize) + ",time_us=" +

@@ -417,6 +417,24 @@ TEST(Compile, EmptySource) {
     std::free(log);
 }
 
+// A program of helper functions and no kernel (a library others include):
+// a valid module at every optimisation level. Unoptimised, its unused helpers
+// used to stay in a module without entry points or exports, which SPIR-V
+// does not allow.
+TEST(Compile, ProgramWithoutKernelsAtEveryLevel) {
+    const char *helpers = R"(
+        typedef ushort4 seed_t;
+        uint mix_bits(uint x) { x ^= x >> 16; x *= 0x7feb352dU; return x ^ (x >> 15); }
+        float unit_float(global const int *table, seed_t s, int x) {
+            return (float)(mix_bits(table[x & 0xff] ^ s.x) & 0xffffffU) / 16777216.0f;
+        }
+    )";
+    for (const char *options : {"", "-O0", "-cl-opt-disable", "-O3"}) {
+        SCOPED_TRACE(options);
+        expectValid(compile(helpers, options));
+    }
+}
+
 // Runs `body` on a thread with a 1 MB stack, as a caller's worker thread may
 // have: the compile must not use the caller's stack for its recursion.
 template <typename Body> void onSmallStack(Body body) {

@@ -15,6 +15,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -296,6 +297,73 @@ head:
         const llvm::BasicBlock *dominator = dominators.getNode(&block)->getIDom()->getBlock();
         EXPECT_LT(position[dominator], position[&block]) << block.getName().str();
     }
+}
+
+// ---------------------------------------------------------------------------
+// Block order after loop simplification: a loop's exit that is also reached
+// from outside the loop gets a dedicated exit block from LoopSimplify, which
+// the translator runs for itself (it needs loops in that form for their
+// metadata); the block it adds went before its dominator.
+
+Reproducer loopExitReproducer() {
+    Reproducer r;
+    r.source = R"(
+__kernel void k(__global const int *in, __global int *out, int n) {
+  int i = get_global_id(0);
+  int v[12];
+#pragma unroll
+  for (int k = 0; k < 12; k++) v[k] = in[i * 12 + k];
+  for (int k = 0; k < n; k++) {
+    for (int j = k; j < 6; j++) {
+      int a = v[j], b = v[11 - j];
+      v[j] = min(a, b); v[11 - j] = max(a, b);
+    }
+    for (int j = k + 1; j <= 6; j++) {
+      int a = v[k], b = v[j];
+      v[k] = min(a, b); v[j] = max(a, b);
+    }
+    for (int j = 10 - k; j >= 6; j--) {
+      int a = v[j], b = v[11 - k];
+      v[j] = min(a, b); v[11 - k] = max(a, b);
+    }
+  }
+  out[i] = v[n / 2] * 1000 + v[0];
+})";
+    r.n = 5;
+    r.in = smallValues(r.globalSize * 12, 7, 100);
+    r.outInitial.assign(r.globalSize, 0);
+    r.host = [](const std::vector<int32_t> &in, std::vector<int32_t> &out, int32_t n,
+                uint32_t gid) {
+        int32_t v[12];
+        for (int k = 0; k < 12; k++)
+            v[k] = in[gid * 12 + k];
+        auto order = [](int32_t &a, int32_t &b) {
+            const int32_t lo = std::min(a, b), hi = std::max(a, b);
+            a = lo;
+            b = hi;
+        };
+        for (int k = 0; k < n; k++) {
+            for (int j = k; j < 6; j++)
+                order(v[j], v[11 - j]);
+            for (int j = k + 1; j <= 6; j++)
+                order(v[k], v[j]);
+            for (int j = 10 - k; j >= 6; j--)
+                order(v[j], v[11 - k]);
+        }
+        out[gid] = v[n / 2] * 1000 + v[0];
+    };
+    return r;
+}
+
+TEST(LegalizeLoopExitOrder, NaivePipelineFailsValidation) {
+    const std::string problem = naiveProblem(loopExitReproducer());
+    EXPECT_NE(problem.find("before its dominator"), std::string::npos) << problem;
+}
+
+TEST(LegalizeLoopExitOrder, OursValidatesAndComputes) {
+    llvm::LLVMContext context;
+    const Reproducer r = loopExitReproducer();
+    runAndCheck(r, oursSpirv(r, context));
 }
 
 // ---------------------------------------------------------------------------

@@ -770,6 +770,27 @@ TEST(CompileTest, CompileOpenClCReturnsSpirvAndALog) {
     imex_l0_free(nullptr);
 }
 
+// Without an engine the compile assumes no fp16 arithmetic, so code guarded
+// by cl_khr_fp16 takes its other path (here: a build error only the fp16
+// path has); -cl-ext=+cl_khr_fp16 asks for it.
+TEST(CompileTest, WithoutAnEngineFp16IsAssumedAbsentUnlessAskedFor) {
+    const char *guarded = "#ifdef cl_khr_fp16\n"
+                          "#error fp16_path\n"
+                          "#endif\n"
+                          "kernel void k(global half *o) { vstore_half(1.0f, 0, o); }\n";
+    void *spirv = nullptr;
+    size_t size = 0;
+    ASSERT_IMEX(imex_l0_compile_opencl_c(guarded, nullptr, 0, nullptr, &spirv, &size, nullptr));
+    imex_l0_free(spirv);
+    char *log = nullptr;
+    EXPECT_IMEX_STATUS(imex_l0_compile_error,
+                       imex_l0_compile_opencl_c(guarded, "-cl-ext=+cl_khr_fp16", 0, nullptr, &spirv,
+                                                &size, &log));
+    ASSERT_NE(log, nullptr);
+    EXPECT_NE(std::string(log).find("fp16_path"), std::string::npos) << log;
+    imex_l0_free(log);
+}
+
 TEST(CompileTest, CompileErrorStillFillsTheLog) {
     void *spirv = &spirv;
     size_t size = 1234;
