@@ -13,7 +13,7 @@
 #                       test programs with their SPIR-V, the examples, the
 #                       benchmarks), stripped of debug information, at their
 #                       paths under build/.
-#   bash scripts/gpu_check.sh run [benchmarks]
+#   bash scripts/gpu_check.sh run [benchmarks|peers]
 #                                       there: unpacks them, makes the paths
 #       compiled into the programs valid (the repository at this machine's
 #       path, clang's resource directory), and runs, each with a time limit
@@ -21,7 +21,8 @@
 #       (ze_cuda_gpu_check), zeModuleCreate's cost against NVRTC, the CUDA
 #       driver's suites, the library's suites and the examples with
 #       libze_cuda.so, and the launch benchmarks (without the validation
-#       layer, as an application runs; only they with `benchmarks`). Exits
+#       layer, as an application runs; only they with `benchmarks`; with
+#       `peers`, on two GPUs or more, only the two-GPU suite and benchmark). Exits
 #       non-zero if a suite failed; the summary at the end names them.
 # The device machine has no LLVM 15, libclc or Level Zero loader, so
 # everything it runs is made here.
@@ -37,11 +38,13 @@ GPU_PROGRAMS=(
     driver/cuda/tests/ze_cuda_two_drivers_test driver/cuda/tests/ze_cuda_usm_test
     driver/cuda/tests/ze_cuda_lists_test driver/cuda/tests/ze_cuda_kernels_test
     driver/cuda/tests/ze_cuda_builtins_test driver/cuda/tests/ze_cuda_device_lost_test
+    driver/cuda/tests/ze_cuda_peers_test
     tests/gpu_runtime/gpu_runtime_test tests/mlir_runtime/mlir_runtime_test
     tests/mlir_runtime/mlir_runtime_aot
     examples/regular_list examples/embed_framework examples/gpux_user_stream
     examples/gpux_lowered
-    benchmarks/bench_launch benchmarks/bench_gpu_runtime benchmarks/bench_cuda_launch)
+    benchmarks/bench_launch benchmarks/bench_gpu_runtime benchmarks/bench_cuda_launch
+    benchmarks/bench_cuda_peer)
 # The OpenCL driver's suites, run on libze_cuda.so for information (they
 # expect some things only that driver has: images, IPC, virtual memory).
 GPU_DRIVER_SUITES=(driver_device context command_list immediate_list event_fence memory
@@ -151,6 +154,16 @@ run)
         fi
     }
     b=$BUILD_DIR
+    if [ "${2:-}" = peers ]; then
+        # Two GPUs or more (nvidia-h100-x2): only what needs them.
+        export ZE_ENABLE_ALT_DRIVERS="$cuda_driver"
+        section ze_cuda.peers 180 "$b/driver/cuda/tests/ze_cuda_peers_test"
+        unset ZE_ENABLE_VALIDATION_LAYER ZE_ENABLE_PARAMETER_VALIDATION
+        section bench_cuda_peer 120 "$b/benchmarks/bench_cuda_peer" --benchmark_min_time=0.5
+        echo "=== summary: ${#failed[@]} failed${failed[*]:+: ${failed[*]}}"
+        [ ${#failed[@]} -eq 0 ]
+        exit
+    fi
     if [ "${2:-}" != benchmarks ]; then
         section ptx_check 120 "$OUT_DIR/ze_cuda_gpu_check" "$OUT_DIR"
         section module_cost 120 "$b/driver/cuda/ze_cuda_module_cost" "$OUT_DIR/triad.spv" \
@@ -164,7 +177,7 @@ run)
         section cuda_alone 60 "$b/driver/cuda/tests/ze_cuda_two_drivers_test" \
             --gtest_filter='CudaAlone.*'
         # device_lost loses the GPU for its process: a process of its own.
-        for s in usm lists kernels builtins device_lost; do
+        for s in usm lists kernels builtins device_lost peers; do
             section "ze_cuda.$s" 180 "$b/driver/cuda/tests/ze_cuda_${s}_test"
         done
         for t in "${GPU_INTEROP_TESTS[@]}"; do
@@ -189,6 +202,7 @@ run)
     export ZE_ENABLE_ALT_DRIVERS="$cuda_driver"
     unset ZE_ENABLE_VALIDATION_LAYER ZE_ENABLE_PARAMETER_VALIDATION
     section bench_cuda_launch 120 "$b/benchmarks/bench_cuda_launch" --benchmark_min_time=0.3
+    section bench_cuda_peer 120 "$b/benchmarks/bench_cuda_peer" --benchmark_min_time=0.5
     section bench_launch 180 "$b/benchmarks/bench_launch" --benchmark_min_time=0.2
     echo "=== summary: ${#failed[@]} failed${failed[*]:+: ${failed[*]}}"
     [ ${#failed[@]} -eq 0 ]

@@ -115,6 +115,11 @@ void completeCommandListTable(_ze_command_list_dditable_t *table);
 // CPU device) never loses its device: a faulting kernel faults the process.
 bool deviceLost(Device &device);
 
+// Whether kernels and copies on `device` reach memory allocated for `peer`,
+// a device of the same driver (zeDeviceCanAccessPeer; the device itself is
+// its own peer).
+bool peerAccess(Device &device, Device &peer);
+
 // The address of the backend's own extension function `name`
 // (zeDriverGetExtensionFunctionAddress), or null.
 void *extensionFunction(const char *name);

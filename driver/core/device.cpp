@@ -165,19 +165,21 @@ ze_result_t ZE_APICALL zeDeviceGetP2PProperties(ze_device_handle_t hDevice,
     return boundary(__func__, [&] {
         Device *a = fromHandle<Device>(hDevice);
         Device *b = fromHandle<Device>(hPeer);
-        notNull(p)->flags = a->driver() == b->driver() ? ZE_DEVICE_P2P_PROPERTY_FLAG_ACCESS : 0;
+        notNull(p)->flags = a->driver() == b->driver() && backend::peerAccess(*a, *b)
+                                ? ZE_DEVICE_P2P_PROPERTY_FLAG_ACCESS
+                                : 0;
         return ZE_RESULT_SUCCESS;
     });
 }
 
-// Devices of one driver share its memory (for OpenCL, one context of the
-// platform over all of them).
+// Devices of different drivers share nothing; within a driver, the backend
+// says (backend.hpp).
 ze_result_t ZE_APICALL zeDeviceCanAccessPeer(ze_device_handle_t hDevice, ze_device_handle_t hPeer,
                                              ze_bool_t *value) {
     return boundary(__func__, [&] {
         Device *a = fromHandle<Device>(hDevice);
         Device *b = fromHandle<Device>(hPeer);
-        *notNull(value) = a->driver() == b->driver();
+        *notNull(value) = a->driver() == b->driver() && backend::peerAccess(*a, *b);
         return ZE_RESULT_SUCCESS;
     });
 }

@@ -17,7 +17,9 @@ namespace ze_driver {
 
 class Device;
 
-struct DriverNative {};
+struct DriverNative {
+    std::once_flag peersEnabled; // backend::initContext, at the first context
+};
 
 struct DeviceNative {
     ze_cuda::CUdevice device = 0;

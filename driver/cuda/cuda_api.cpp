@@ -45,6 +45,9 @@ const CudaApi *loadCudaApi(std::string *why) {
         find(api.cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2");
         find(api.cuCtxSetCurrent, "cuCtxSetCurrent");
         find(api.cuCtxSynchronize, "cuCtxSynchronize");
+        find(api.cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer");
+        find(api.cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess");
+        find(api.cuMemcpyPeerAsync, "cuMemcpyPeerAsync");
         find(api.cuModuleLoadDataEx, "cuModuleLoadDataEx");
         find(api.cuModuleGetFunction, "cuModuleGetFunction");
         find(api.cuModuleUnload, "cuModuleUnload");

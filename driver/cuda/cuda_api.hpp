@@ -29,6 +29,7 @@ constexpr unsigned CU_STREAM_NON_BLOCKING = 0x1;
 constexpr unsigned CU_STREAM_WAIT_VALUE_GEQ = 0x0; // (int32_t)(*addr - value) >= 0
 constexpr unsigned CU_STREAM_WRITE_VALUE_DEFAULT = 0x0;
 constexpr CUresult CUDA_ERROR_NOT_READY = 600;
+constexpr CUresult CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704;
 constexpr CUresult CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712;
 constexpr CUresult CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED = 713;
 constexpr unsigned CU_MEMHOSTREGISTER_PORTABLE = 0x01;
@@ -92,6 +93,10 @@ struct CudaApi {
     CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
     CUresult (*cuCtxSetCurrent)(CUcontext);
     CUresult (*cuCtxSynchronize)();
+    CUresult (*cuDeviceCanAccessPeer)(int *, CUdevice, CUdevice);
+    CUresult (*cuCtxEnablePeerAccess)(CUcontext, unsigned);
+    CUresult (*cuMemcpyPeerAsync)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t,
+                                  CUstream);
     CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *, void **);
     CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
     CUresult (*cuModuleUnload)(CUmodule);

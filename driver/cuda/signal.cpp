@@ -5,8 +5,11 @@
 #include "driver.hpp"
 
 #include <chrono>
+#include <optional>
 #include <thread>
 #include <vector>
+
+#include <sys/prctl.h>
 
 namespace ze_driver {
 
@@ -150,11 +153,37 @@ bool Signal::isSet() {
     return false;
 }
 
+namespace {
+
+// A sleep lasts at least the thread's timer slack (50 us by default), which
+// would make a wait return tens of microseconds after its work ended: while
+// a wait sleeps, its thread's slack is 1 us, and it is given back after.
+class FineSleeps {
+public:
+    FineSleeps() : previous_(prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0)) {
+        prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+    }
+    ~FineSleeps() {
+        if (previous_ > 0)
+            prctl(PR_SET_TIMERSLACK, static_cast<unsigned long>(previous_), 0, 0, 0);
+    }
+    FineSleeps(const FineSleeps &) = delete;
+    FineSleeps &operator=(const FineSleeps &) = delete;
+
+private:
+    int previous_;
+};
+
+} // namespace
+
 bool Signal::waitFor(uint64_t timeoutNs) {
     if (observe())
         return true;
-    // Spin briefly (a command that is about to finish), then poll with short
-    // sleeps: the device's write wakes no one.
+    // The device's write wakes no one, so the host polls: spinning, then
+    // yielding the processor for the first 200 us, then sleeping 10 us (with
+    // a fine timer slack), and 100 us after 10 ms.
+    constexpr uint64_t kYieldNs = 200'000, kShortSleepsNs = 10'000'000;
+    std::optional<FineSleeps> fine;
     auto start = std::chrono::steady_clock::now();
     for (unsigned round = 0;; ++round) {
         auto waited = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -162,8 +191,14 @@ bool Signal::waitFor(uint64_t timeoutNs) {
                                                 .count());
         if (waited >= timeoutNs)
             return false;
-        if (round >= 64)
-            std::this_thread::sleep_for(std::chrono::microseconds(round < 1024 ? 10 : 100));
+        if (waited >= kYieldNs) {
+            if (!fine)
+                fine.emplace();
+            std::this_thread::sleep_for(
+                std::chrono::microseconds(waited < kShortSleepsNs ? 10 : 100));
+        } else if (round >= 64) {
+            std::this_thread::yield();
+        }
         if (observe())
             return true;
         checkWriter();

@@ -29,11 +29,39 @@ void makeCurrent(Device *device) {
     checkCuda(cuda().cuCtxSetCurrent(primaryContext(device)));
 }
 
+// Whether CUDA lets `device` reach `peer`'s memory (NVLink or PCIe peer to
+// peer); the driver enables it wherever it can (initContext).
+bool backend::peerAccess(Device &device, Device &peer) {
+    if (&device == &peer)
+        return true;
+    int can = 0;
+    return cuda().cuDeviceCanAccessPeer(&can, device.native().device, peer.native().device) ==
+               ze_cuda::CUDA_SUCCESS &&
+           can != 0;
+}
+
 void backend::initContext(Context &context) {
     // The primary contexts are made now, not at the first allocation, so
     // that a context that cannot be used fails at its creation.
-    for (const auto &device : context.driver()->devices())
+    const auto &devices = context.driver()->devices();
+    for (const auto &device : devices)
         makeCurrent(device.get());
+    // Peer access, once for the process, between every two devices that
+    // have it: kernels of one device may then use memory of the other (as
+    // zeDeviceCanAccessPeer says they can), and copies between them go over
+    // the link instead of through host memory.
+    std::call_once(context.driver()->native().peersEnabled, [&] {
+        for (const auto &device : devices)
+            for (const auto &peer : devices) {
+                if (device == peer || !peerAccess(*device, *peer))
+                    continue;
+                makeCurrent(device.get());
+                ze_cuda::CUresult r =
+                    cuda().cuCtxEnablePeerAccess(primaryContext(peer.get()), 0);
+                if (r != ze_cuda::CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED)
+                    checkCuda(r);
+            }
+    });
 }
 
 void backend::finishContext(Context &) {}

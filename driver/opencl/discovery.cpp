@@ -285,6 +285,12 @@ bool backend::deviceLost(Device &) {
     return false;
 }
 
+// The devices of one OpenCL platform share its one context (and the SVM
+// memory of it): every one reaches every other's memory.
+bool backend::peerAccess(Device &, Device &) {
+    return true;
+}
+
 // No extension functions of this backend's own.
 void *backend::extensionFunction(const char *) {
     return nullptr;
