@@ -81,15 +81,16 @@ DeviceInfo deviceProperties(const CudaApi &api, CUdevice device, uint32_t index)
 
     // What the PTX translation (ptx_translator.hpp) compiles: OpenCL C with
     // doubles and 64-bit atomics, SPIR-V up to 1.2 like the OpenCL backend.
+    // Not cl_khr_fp16: libclc-15's NVPTX library has half only as a storage
+    // format (vload_half, vstore_half), none of its arithmetic builtins (mad,
+    // conversions), so code guarded by the extension must take its other path.
     ze_device_module_properties_t &m = info.module;
     m.spirvVersionSupported = ZE_MAKE_VERSION(1, 2);
-    m.flags = ZE_DEVICE_MODULE_FLAG_FP16 | ZE_DEVICE_MODULE_FLAG_FP64 |
-              ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS;
+    m.flags = ZE_DEVICE_MODULE_FLAG_FP64 | ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS;
     ze_device_fp_flags_t ieee = ZE_DEVICE_FP_FLAG_DENORM | ZE_DEVICE_FP_FLAG_INF_NAN |
                                 ZE_DEVICE_FP_FLAG_ROUND_TO_NEAREST |
                                 ZE_DEVICE_FP_FLAG_ROUND_TO_ZERO | ZE_DEVICE_FP_FLAG_ROUND_TO_INF |
                                 ZE_DEVICE_FP_FLAG_FMA;
-    m.fp16flags = ieee;
     m.fp32flags = ieee | ZE_DEVICE_FP_FLAG_ROUNDED_DIVIDE_SQRT;
     m.fp64flags = ieee | ZE_DEVICE_FP_FLAG_ROUNDED_DIVIDE_SQRT;
     m.maxArgumentsSize = 4096; // CUDA's kernel parameter limit

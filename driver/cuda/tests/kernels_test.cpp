@@ -529,6 +529,15 @@ TEST_F(CudaKernels, KernelsOnImagesAreLeftOutByName) {
     EXPECT_NE(log.find("is an image builtin"), std::string::npos) << log;
 }
 
+// A program of helper functions without kernels builds (a module with no
+// kernel names), as on the OpenCL backend.
+TEST_F(CudaKernels, ProgramWithoutKernelsBuilds) {
+    ze_module_handle_t helpers = module("helpers_only");
+    uint32_t count = 7;
+    ASSERT_ZE_SUCCESS(zeModuleGetKernelNames(helpers, &count, nullptr));
+    EXPECT_EQ(count, 0u);
+}
+
 // mul24 and mad24 on operands beyond 24 bits compute the full product, as
 // PoCL and NVIDIA's OpenCL do.
 TEST_F(CudaKernels, Mul24IsTheFullProduct) {
