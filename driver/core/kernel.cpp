@@ -22,24 +22,32 @@ Kernel::Kernel(Module *module, const KernelInfo *info)
     maxGroupSize_ = backend::initKernel(*this);
 }
 
+// The value is written over the argument's last one, in the same storage:
+// setting arguments before every launch allocates nothing once each has been
+// set once. Every check comes before the first write, so a refused value
+// leaves the last one in place.
 void Kernel::setArgument(uint32_t index, size_t size, const void *value) {
     check(index < info_->args.size(), ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX);
     const KernelArgInfo &arg = info_->args[index];
-    ArgValue v;
+    ArgValue &v = launch_.args[index];
     switch (arg.kind) {
     case ArgKind::GlobalPointer:
     case ArgKind::ConstantPointer:
         // The value is a USM pointer (or null).
         check(size == sizeof(void *), ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
-        v.bytes.resize(sizeof(void *), 0);
+        v.bytes.resize(sizeof(void *));
         if (value != nullptr)
             std::memcpy(v.bytes.data(), value, sizeof(void *));
+        else
+            std::fill(v.bytes.begin(), v.bytes.end(), 0);
+        v.localSize = 0;
         break;
     case ArgKind::LocalPointer:
         // L0 passes local memory as a null value with a size. More than the
         // device has is refused here (PoCL aborts the process on it).
         check(size > 0 && size <= module_->device()->localMemSize(),
               ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
+        v.bytes.clear();
         v.localSize = size;
         break;
     case ArgKind::Value:
@@ -49,12 +57,15 @@ void Kernel::setArgument(uint32_t index, size_t size, const void *value) {
         // are cut to the argument's size. Code passes an int for a size_t
         // and a size_t for an int, and little-endian integers keep their
         // value either way.
+        // A null value is a value of zeros, as the specification says (SYCL's
+        // runtime passes one for any 8-byte argument that is 0).
         check(size > 0, ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
-        notNull(value);
-        size_t taken = arg.size == 0 ? size : std::min(size, arg.size);
-        v.bytes.assign(static_cast<const uint8_t *>(value),
-                       static_cast<const uint8_t *>(value) + taken);
-        v.bytes.resize(std::max(taken, arg.size), 0);
+        size_t taken = value == nullptr ? 0 : arg.size == 0 ? size : std::min(size, arg.size);
+        v.bytes.resize(std::max(arg.size == 0 ? size : taken, arg.size));
+        if (taken > 0)
+            std::memcpy(v.bytes.data(), value, taken);
+        std::fill(v.bytes.begin() + taken, v.bytes.end(), 0);
+        v.localSize = 0;
         break;
     }
     case ArgKind::Image:
@@ -62,10 +73,10 @@ void Kernel::setArgument(uint32_t index, size_t size, const void *value) {
         // The value is the handle; the backend says what the kernel gets.
         check(size == sizeof(void *), ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
         v.bytes = backend::objectArgument(arg.kind, *static_cast<void *const *>(notNull(value)));
+        v.localSize = 0;
         break;
     }
     v.set = true;
-    launch_.args[index] = std::move(v);
 }
 
 void Kernel::setGroupSize(uint32_t x, uint32_t y, uint32_t z) {

@@ -984,6 +984,31 @@ TEST_F(ModuleTest, NullPointerArgumentIsAccepted) {
     EXPECT_ZE_SUCCESS(zeKernelSetArgumentValue(kernel, 0, sizeof(ptr), &ptr));
 }
 
+// A null value of a by-value argument is the value zero, as the
+// specification says ("considered null"); SYCL's runtime passes one for any
+// 8-byte argument that is 0.
+TEST_F(ModuleTest, NullValueOfAByValueArgumentIsZero) {
+    constexpr size_t n = 16;
+    Kernel kernel;
+    ASSERT_NO_FATAL_FAILURE(loadKernel(kernel, basic_, "scale_add", 4));
+    UsmBuffer<int> out, in;
+    ASSERT_NO_FATAL_FAILURE(allocate(out, UsmKind::Shared, n));
+    ASSERT_NO_FATAL_FAILURE(allocate(in, UsmKind::Shared, n));
+    for (size_t i = 0; i < n; ++i)
+        in[i] = testValue(i);
+    const int32_t factor = 3, stale = 77;
+    ASSERT_ZE_SUCCESS(zeKernelSetArgumentValue(kernel, 0, sizeof(void *), out.arg()));
+    ASSERT_ZE_SUCCESS(zeKernelSetArgumentValue(kernel, 1, sizeof(void *), in.arg()));
+    ASSERT_ZE_SUCCESS(zeKernelSetArgumentValue(kernel, 2, sizeof(factor), &factor));
+    // Set first, so that a value left in place would show.
+    ASSERT_ZE_SUCCESS(zeKernelSetArgumentValue(kernel, 3, sizeof(stale), &stale));
+    ASSERT_ZE_SUCCESS(zeKernelSetArgumentValue(kernel, 3, sizeof(int64_t), nullptr));
+    ASSERT_ZE_SUCCESS(launch(list_, kernel, {uint32_t(n / 4), 1, 1}));
+    ASSERT_NO_FATAL_FAILURE(sync());
+    for (size_t i = 0; i < n; ++i)
+        ASSERT_EQ(out[i], in[i] * 3) << i;
+}
+
 // Launching with arguments left unset is an error at append time, not a
 // crash at execution time.
 TEST_F(ModuleTest, LaunchWithUnsetArgumentsFails) {
