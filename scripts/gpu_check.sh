@@ -85,6 +85,12 @@ prepare)
     done
     for t in "${GPU_INTEROP_TESTS[@]}"; do targets+=("interop_${t}_test"); done
     for t in "${GPU_DRIVER_SUITES[@]}"; do targets+=("ze_opencl_${t}_test"); done
+    # MLIR's end-to-end programs, compiled ahead of time (tests/mlir_aot).
+    aot=()
+    if [ -f "$BUILD_DIR/tests/mlir_aot/programs.txt" ]; then
+        while read -r program _; do aot+=("$program"); done <"$BUILD_DIR/tests/mlir_aot/programs.txt"
+        for p in "${aot[@]}"; do targets+=("$(basename "$p")"); done
+    fi
     cmake --build "$BUILD_DIR" --target "${targets[@]}" imex_l0_interop imex_l0_mlir_runtime
     mkdir -p "$OUT_DIR"
     "$BUILD_DIR/driver/cuda/ze_cuda_ptx" "$BUILD_DIR/tests/gpu_runtime/spirv/gpu_kernels.spv" \
@@ -93,6 +99,10 @@ prepare)
     NVCC="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
     "$NVCC" -ptx -arch=sm_90 -o "$OUT_DIR/triad_nvcc.ptx" driver/cuda/tests/triad_baseline.cu
     cp "$BUILD_DIR/driver/cuda/ze_cuda_gpu_check" "$OUT_DIR/"
+    # FileCheck checks the MLIR programs' output there, as lit does here.
+    cp /usr/lib/llvm-22/bin/FileCheck "$OUT_DIR/"
+    cp "$BUILD_DIR/tests/mlir_aot/programs.txt" "$OUT_DIR/mlir_aot_programs.txt" 2>/dev/null ||
+        : >"$OUT_DIR/mlir_aot_programs.txt"
     cp "$BUILD_DIR/benchmarks/spirv/triad.spv" "$OUT_DIR/"
     clang-15 -print-resource-dir > "$OUT_DIR/clang_resource_dir"
 
@@ -100,7 +110,7 @@ prepare)
     [ -f "$OUT_DIR/stack.tar.xz" ] || pack_stack
 
     tree=$(mktemp -d)
-    files=("${GPU_PROGRAMS[@]}")
+    files=("${GPU_PROGRAMS[@]}" "${aot[@]}")
     for t in "${GPU_INTEROP_TESTS[@]}"; do files+=("tests/interop/interop_${t}_test"); done
     for t in "${GPU_DRIVER_SUITES[@]}"; do files+=("driver/tests/ze_opencl_${t}_test"); done
     for f in "${files[@]}" lib/libimex_l0_interop.so.0 lib/libimex_l0_mlir_runtime.so.0 \
@@ -186,6 +196,12 @@ run)
         section gpu_runtime 180 "$b/tests/gpu_runtime/gpu_runtime_test"
         section mlir_runtime 180 "$b/tests/mlir_runtime/mlir_runtime_test"
         section mlir_runtime_aot 60 "$b/tests/mlir_runtime/mlir_runtime_aot"
+        # MLIR's end-to-end programs (tests/mlir_aot), each checked against its
+        # source's CHECK lines as lit checks it on the CPU.
+        while read -r program source; do
+            section "mlir $(basename "$program")" 60 sh -c \
+                "\"$b/$program\" | \"$OUT_DIR/FileCheck\" \"$source\"" </dev/null
+        done <"$OUT_DIR/mlir_aot_programs.txt"
         for e in regular_list embed_framework gpux_user_stream gpux_lowered; do
             section "example $e" 60 "$b/examples/$e"
         done
