@@ -89,6 +89,11 @@ ze_result_t buildModule(Module &module, ze_module_format_t format, const uint8_t
 // What zeModuleGetNativeBinary returns: what buildModule takes back as
 // ZE_MODULE_FORMAT_NATIVE.
 std::vector<uint8_t> nativeBinary(const Module &module);
+// zeModuleGetGlobalPointer: the device address and size of the module's
+// program-scope variable `name`; ZE_RESULT_ERROR_INVALID_GLOBAL_NAME when it
+// has none of that name, ZE_RESULT_ERROR_UNSUPPORTED_FEATURE where the
+// backend cannot give one address for it.
+ze_result_t globalPointer(Module &module, const char *name, size_t *size, void **pointer);
 
 // Makes `kernel`'s native state (its module's kernel of its name); returns
 // the most work-items a group of it may have.

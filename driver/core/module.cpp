@@ -209,17 +209,26 @@ ze_result_t ZE_APICALL zeModuleGetProperties(ze_module_handle_t hModule,
     });
 }
 
-// Neither backend hands out a program-scope variable's or a function's
-// address yet.
+// The size and the address are each optional.
 ze_result_t ZE_APICALL zeModuleGetGlobalPointer(ze_module_handle_t hModule, const char *name,
-                                                size_t *, void **) {
+                                                size_t *pSize, void **pptr) {
     return boundary(__func__, [&] {
-        fromHandle<Module>(hModule);
+        Module *module = fromHandle<Module>(hModule);
         notNull(name);
-        return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+        size_t size = 0;
+        void *pointer = nullptr;
+        ze_result_t r = backend::globalPointer(*module, name, &size, &pointer);
+        if (r == ZE_RESULT_SUCCESS) {
+            if (pSize != nullptr)
+                *pSize = size;
+            if (pptr != nullptr)
+                *pptr = pointer;
+        }
+        return r;
     });
 }
 
+// Neither backend hands out a function's address yet.
 ze_result_t ZE_APICALL zeModuleGetFunctionPointer(ze_module_handle_t hModule, const char *name,
                                                   void **) {
     return boundary(__func__, [&] {

@@ -51,6 +51,7 @@ const CudaApi *loadCudaApi(std::string *why) {
         find(api.cuModuleLoadDataEx, "cuModuleLoadDataEx");
         find(api.cuModuleGetFunction, "cuModuleGetFunction");
         find(api.cuModuleUnload, "cuModuleUnload");
+        find(api.cuModuleGetGlobal, "cuModuleGetGlobal_v2");
         find(api.cuFuncGetAttribute, "cuFuncGetAttribute");
         find(api.cuMemAlloc, "cuMemAlloc_v2");
         find(api.cuMemFree, "cuMemFree_v2");

@@ -28,6 +28,7 @@ constexpr unsigned CU_MEM_ATTACH_GLOBAL = 0x1;
 constexpr unsigned CU_STREAM_NON_BLOCKING = 0x1;
 constexpr unsigned CU_STREAM_WAIT_VALUE_GEQ = 0x0; // (int32_t)(*addr - value) >= 0
 constexpr unsigned CU_STREAM_WRITE_VALUE_DEFAULT = 0x0;
+constexpr CUresult CUDA_ERROR_NOT_FOUND = 500;
 constexpr CUresult CUDA_ERROR_NOT_READY = 600;
 constexpr CUresult CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704;
 constexpr CUresult CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712;
@@ -100,6 +101,7 @@ struct CudaApi {
     CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *, void **);
     CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
     CUresult (*cuModuleUnload)(CUmodule);
+    CUresult (*cuModuleGetGlobal)(CUdeviceptr *, size_t *, CUmodule, const char *);
     CUresult (*cuFuncGetAttribute)(int *, int, CUfunction);
     CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
     CUresult (*cuMemFree)(CUdeviceptr);

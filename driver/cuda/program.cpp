@@ -82,6 +82,20 @@ std::vector<uint8_t> backend::nativeBinary(const Module &module) {
                       module.kernels());
 }
 
+// A program-scope variable is a visible global of the PTX (the translation
+// keeps the program's own visible, ptx_translator.hpp).
+ze_result_t backend::globalPointer(Module &module, const char *name, size_t *size,
+                                   void **pointer) {
+    makeCurrent(module.device());
+    ze_cuda::CUdeviceptr address = 0;
+    ze_cuda::CUresult r = cuda().cuModuleGetGlobal(&address, size, module.native().module, name);
+    if (r == ze_cuda::CUDA_ERROR_NOT_FOUND)
+        return ZE_RESULT_ERROR_INVALID_GLOBAL_NAME;
+    checkCuda(r);
+    *pointer = reinterpret_cast<void *>(address);
+    return ZE_RESULT_SUCCESS;
+}
+
 size_t backend::initKernel(Kernel &kernel) {
     Module *module = kernel.module();
     KernelNative &native = kernel.native();

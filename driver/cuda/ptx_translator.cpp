@@ -512,6 +512,14 @@ ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &
     genericAddressAtomics(*module);
     fullWidthMul24(*module);
     defineNativeMath(*module);
+    // The program's own variables (defined here, global memory, not
+    // internal) stay visible for zeModuleGetGlobalPointer; libclc's are not
+    // linked yet.
+    std::set<std::string> programVariables;
+    for (const llvm::GlobalVariable &g : module->globals())
+        if (!g.isDeclaration() && !g.hasLocalLinkage() && g.getAddressSpace() == 1 &&
+            !g.getName().startswith("__ze_"))
+            programVariables.insert(g.getName().str());
     std::string injected;
     {
         std::lock_guard<std::mutex> lock(injectedMutex);
@@ -530,11 +538,13 @@ ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &
         return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
     }
     // Only the kernels are entry points: libclc's and the module's helpers
-    // may be inlined and dropped.
-    llvm::internalizeModule(*module, [](const llvm::GlobalValue &value) {
+    // may be inlined and dropped; the program's variables stay as they are.
+    llvm::internalizeModule(*module, [&](const llvm::GlobalValue &value) {
         const auto *f = llvm::dyn_cast<llvm::Function>(&value);
         return (f && f->getCallingConv() == llvm::CallingConv::PTX_Kernel) ||
-               value.getName() == kDynamicShared;
+               value.getName() == kDynamicShared ||
+               (llvm::isa<llvm::GlobalVariable>(value) &&
+                programVariables.count(value.getName().str()));
     });
     std::string verifierMessage;
     llvm::raw_string_ostream verifierStream(verifierMessage);

@@ -529,6 +529,27 @@ TEST_F(CudaKernels, KernelsOnImagesAreLeftOutByName) {
     EXPECT_NE(log.find("is an image builtin"), std::string::npos) << log;
 }
 
+// A program-scope variable has a device address (zeModuleGetGlobalPointer):
+// its initial value and a kernel's update read through it.
+TEST_F(CudaKernels, ProgramScopeVariablesHaveAddresses) {
+    ze_module_handle_t m = module("globals");
+    size_t size = 0;
+    void *counter = nullptr;
+    ASSERT_ZE_SUCCESS(zeModuleGetGlobalPointer(m, "counter", &size, &counter));
+    EXPECT_EQ(size, sizeof(int));
+    ASSERT_NE(counter, nullptr);
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_GLOBAL_NAME,
+                     zeModuleGetGlobalPointer(m, "no_such_global", &size, &counter));
+    void *again = nullptr;
+    ASSERT_ZE_SUCCESS(zeModuleGetGlobalPointer(m, "counter", nullptr, &again));
+    EXPECT_EQ(again, counter);
+    EXPECT_EQ(read(static_cast<int *>(counter), 1)[0], 5) << "the initializer";
+    ze_kernel_handle_t bump = kernel(m, "bump_counter", 1);
+    ASSERT_ZE_SUCCESS(setArgs(bump, {byValue(10)}));
+    ASSERT_ZE_SUCCESS(launch(list_, bump, {1, 1, 1}));
+    EXPECT_EQ(read(static_cast<int *>(counter), 1)[0], 15) << "the kernel's update";
+}
+
 // A program of helper functions without kernels builds (a module with no
 // kernel names), as on the OpenCL backend.
 TEST_F(CudaKernels, ProgramWithoutKernelsBuilds) {
