@@ -13,7 +13,7 @@
 #                       test programs with their SPIR-V, the examples, the
 #                       benchmarks), stripped of debug information, at their
 #                       paths under build/.
-#   bash scripts/gpu_check.sh run [benchmarks|peers]
+#   bash scripts/gpu_check.sh run [benchmarks|peers|math]
 #                                       there: unpacks them, makes the paths
 #       compiled into the programs valid (the repository at this machine's
 #       path, clang's resource directory), and runs, each with a time limit
@@ -22,7 +22,9 @@
 #       driver's suites, the library's suites and the examples with
 #       libze_cuda.so, and the launch benchmarks (without the validation
 #       layer, as an application runs; only they with `benchmarks`; with
-#       `peers`, on two GPUs or more, only the two-GPU suite and benchmark). Exits
+#       `peers`, on two GPUs or more, only the two-GPU suite and benchmark;
+#       with `math`, the builtins' suite and the kernels against NVIDIA's
+#       OpenCL on the same sources, bench_cuda_vs_opencl). Exits
 #       non-zero if a suite failed; the summary at the end names them.
 # The device machine has no LLVM 15, libclc or Level Zero loader, so
 # everything it runs is made here.
@@ -44,7 +46,7 @@ GPU_PROGRAMS=(
     examples/regular_list examples/embed_framework examples/gpux_user_stream
     examples/gpux_lowered
     benchmarks/bench_launch benchmarks/bench_gpu_runtime benchmarks/bench_cuda_launch
-    benchmarks/bench_cuda_peer)
+    benchmarks/bench_cuda_peer benchmarks/bench_cuda_vs_opencl)
 # The OpenCL driver's suites, run on libze_cuda.so for information (they
 # expect some things only that driver has: images, IPC, virtual memory).
 GPU_DRIVER_SUITES=(driver_device context command_list immediate_list event_fence memory
@@ -101,6 +103,9 @@ prepare)
     cp "$BUILD_DIR/driver/cuda/ze_cuda_gpu_check" "$OUT_DIR/"
     # FileCheck checks the MLIR programs' output there, as lit does here.
     cp /usr/lib/llvm-22/bin/FileCheck "$OUT_DIR/"
+    # libdevice, NVIDIA's math library, which the translation links where it
+    # is (driver/cuda/libdevice_math.hpp).
+    cp /usr/local/cuda/nvvm/libdevice/libdevice.10.bc "$OUT_DIR/" 2>/dev/null || true
     cp "$BUILD_DIR/tests/mlir_aot/programs.txt" "$OUT_DIR/mlir_aot_programs.txt" 2>/dev/null ||
         : >"$OUT_DIR/mlir_aot_programs.txt"
     cp "$BUILD_DIR/benchmarks/spirv/triad.spv" "$OUT_DIR/"
@@ -148,6 +153,7 @@ run)
     export LD_LIBRARY_PATH="$stack/lib:$here/$BUILD_DIR/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     export ZE_ENABLE_VALIDATION_LAYER=1 ZE_ENABLE_PARAMETER_VALIDATION=1
     export ZE_CUDA_LIBCLC="$stack/nvptx64--nvidiacl.bc"
+    [ -f "$OUT_DIR/libdevice.10.bc" ] && export ZE_CUDA_LIBDEVICE="$here/$OUT_DIR/libdevice.10.bc"
     cuda_driver="$here/$BUILD_DIR/driver/libze_cuda.so"
     failed=()
     # section <name> <seconds> <command...>: runs it with a time limit.
@@ -164,6 +170,25 @@ run)
         fi
     }
     b=$BUILD_DIR
+    # NVIDIA's OpenCL, the baseline of bench_cuda_vs_opencl, is installed on
+    # the GPU machine but not registered with the ICD loader.
+    nvidia_opencl() {
+        [ -w /etc/OpenCL/vendors ] && echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
+        section bench_cuda_vs_opencl 480 "$b/benchmarks/bench_cuda_vs_opencl" \
+            --benchmark_repetitions=7
+        rm -f /etc/OpenCL/vendors/nvidia.icd
+    }
+    if [ "${2:-}" = math ]; then
+        # The math of the translation: its accuracy and its speed against
+        # NVIDIA's OpenCL on the same sources.
+        export ZE_ENABLE_ALT_DRIVERS="$cuda_driver"
+        section ze_cuda.builtins 180 "$b/driver/cuda/tests/ze_cuda_builtins_test"
+        unset ZE_ENABLE_VALIDATION_LAYER ZE_ENABLE_PARAMETER_VALIDATION
+        nvidia_opencl
+        echo "=== summary: ${#failed[@]} failed${failed[*]:+: ${failed[*]}}"
+        [ ${#failed[@]} -eq 0 ]
+        exit
+    fi
     if [ "${2:-}" = peers ]; then
         # Two GPUs or more (nvidia-h100-x2): only what needs them.
         export ZE_ENABLE_ALT_DRIVERS="$cuda_driver"
@@ -220,6 +245,7 @@ run)
     section bench_cuda_launch 120 "$b/benchmarks/bench_cuda_launch" --benchmark_min_time=0.3
     section bench_cuda_peer 120 "$b/benchmarks/bench_cuda_peer" --benchmark_min_time=0.5
     section bench_launch 180 "$b/benchmarks/bench_launch" --benchmark_min_time=0.2
+    nvidia_opencl
     echo "=== summary: ${#failed[@]} failed${failed[*]:+: ${failed[*]}}"
     [ ${#failed[@]} -eq 0 ]
     ;;

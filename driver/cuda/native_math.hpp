@@ -21,7 +21,10 @@ class Module;
 namespace ze_cuda {
 
 // Defines every such builtin the module declares, on float and its vectors,
-// before libclc is linked (so libclc's are not taken). Returns how many.
-unsigned defineNativeMath(llvm::Module &module);
+// before libclc is linked (so libclc's are not taken). With `unsafe`
+// (-cl-unsafe-math-optimizations), float sqrt takes sqrt.approx too, as
+// NVIDIA's fast math does (LLVM 15's NVPTX backend keeps sqrt.rn whatever
+// the options). Returns how many.
+unsigned defineNativeMath(llvm::Module &module, bool unsafe);
 
 } // namespace ze_cuda

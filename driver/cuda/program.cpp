@@ -52,10 +52,10 @@ ze_result_t loadPtx(Module &module, const char *ptx, std::vector<KernelInfo> ker
 
 } // namespace
 
-// The build flags are OpenCL's options for a compiler this backend does not
-// run: the translation to PTX has none of its own (README.md).
+// Of the build flags, the translation honours OpenCL's floating-point options
+// (math_options.hpp); the others are for a compiler this backend does not run.
 ze_result_t backend::buildModule(Module &module, ze_module_format_t format, const uint8_t *input,
-                                 size_t size, const std::string &,
+                                 size_t size, const std::string &flags,
                                  const std::vector<SpecConstant> &specConstants, std::string *log) {
     if (format == ZE_MODULE_FORMAT_NATIVE) {
         NativeContents contents;
@@ -68,7 +68,8 @@ ze_result_t backend::buildModule(Module &module, ze_module_format_t format, cons
         return loadPtx(module, ptx.c_str(), std::move(contents.kernels), log);
     }
     ze_cuda::PtxModule ptx;
-    ze_result_t result = ze_cuda::translateSpirvToPtx(input, size, specConstants, &ptx, log);
+    ze_result_t result = ze_cuda::translateSpirvToPtx(input, size, specConstants, &ptx, log,
+                                                      ze_cuda::parseMathOptions(flags));
     if (result != ZE_RESULT_SUCCESS)
         return result;
     return loadPtx(module, ptx.ptx.c_str(), std::move(ptx.kernels), log);

@@ -1,5 +1,6 @@
 #include "ptx_translator.hpp"
 
+#include "libdevice_math.hpp"
 #include "missing_builtins.hpp"
 #include "native_math.hpp"
 #include "warp_sub_groups.hpp"
@@ -481,7 +482,7 @@ std::string injectedBuiltin; // fatalErrorOnBuiltin
 // Everything after the SPIR-V reader, on its module: the translation's
 // steps (ptx_translator.hpp) down to the PTX text.
 ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &context,
-                       PtxModule *out, std::string *log) {
+                       const MathOptions &math, PtxModule *out, std::string *log) {
     // OpenCL C 2.0's work-group functions, which libclc-15 lacks (the same
     // definitions as the OpenCL backend's, sized for CUDA's work-groups).
     ze_driver::detail::defineWorkGroupCollectives(*read.module, kMaxGroupItems);
@@ -508,10 +509,14 @@ ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &
     opaque.reset();
     module->setTargetTriple(kTriple);
     module->setDataLayout(machine->createDataLayout());
+    addFastMathFlags(*module, math);
     printfAsVprintf(*module);
     genericAddressAtomics(*module);
     fullWidthMul24(*module);
-    defineNativeMath(*module);
+    defineNativeMath(*module, math.unsafe);
+    const std::string libdevice = libdevicePath();
+    if (!libdevice.empty())
+        defineFromLibdevice(*module, math.unsafe);
     // The program's own variables (defined here, global memory, not
     // internal) stay visible for zeModuleGetGlobalPointer; libclc's are not
     // linked yet.
@@ -529,7 +534,8 @@ ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &
     if (injectedCallee != nullptr && !injectedCallee->use_empty())
         llvm::report_fatal_error(("injected fatal error: " + injected).c_str(),
                                  /*gen_crash_diag=*/false);
-    if (!linkLibclc(*module, log))
+    if (!linkLibclc(*module, log) ||
+        (!libdevice.empty() && !linkLibdevice(*module, libdevice, math.flushDenormals, log)))
         return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
     leaveOutImageKernels(*module, read.kernels, log);
     std::string undefined = undefinedCalls(*module);
@@ -537,6 +543,7 @@ ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &
         *log += undefined;
         return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
     }
+    setMathAttributes(*module, math);
     // Only the kernels are entry points: libclc's and the module's helpers
     // may be inlined and dropped; the program's variables stay as they are.
     llvm::internalizeModule(*module, [&](const llvm::GlobalValue &value) {
@@ -564,8 +571,8 @@ ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &
 // are dropped first. False when LLVM stopped, its message in `fatal`.
 bool translateContained(const uint8_t *spirv, size_t size,
                         const std::vector<ze_driver::SpecConstant> &specConstants,
-                        const std::string *onlyKernel, PtxModule *out, std::string *log,
-                        ze_result_t *result, std::string *fatal) {
+                        const MathOptions &math, const std::string *onlyKernel, PtxModule *out,
+                        std::string *log, ze_result_t *result, std::string *fatal) {
     ze_driver::detail::SpirvModule read;
     *result = ze_driver::detail::readSpirvModule(spirv, size, specConstants,
                                                  /*opaquePointers=*/false, &read, log);
@@ -580,8 +587,8 @@ bool translateContained(const uint8_t *spirv, size_t size,
     // the first pointer type, or the typed bitcode would decide).
     auto context = std::make_unique<llvm::LLVMContext>();
     context->setOpaquePointers(true);
-    if (ze_driver::detail::runContained([&] { *result = lowerToPtx(read, *context, out, log); },
-                                        fatal))
+    if (ze_driver::detail::runContained(
+            [&] { *result = lowerToPtx(read, *context, math, out, log); }, fatal))
         return true;
     // What the stage was building is not safe to destroy: it stays, unreleased.
     (void)context.release();
@@ -599,10 +606,10 @@ void fatalErrorOnBuiltin(const std::string &builtin) {
 
 ze_result_t translateSpirvToPtx(const uint8_t *spirv, size_t size,
                                 const std::vector<ze_driver::SpecConstant> &specConstants,
-                                PtxModule *out, std::string *log) {
+                                PtxModule *out, std::string *log, const MathOptions &math) {
     ze_result_t result;
     std::string fatal;
-    if (translateContained(spirv, size, specConstants, nullptr, out, log, &result, &fatal))
+    if (translateContained(spirv, size, specConstants, math, nullptr, out, log, &result, &fatal))
         return result;
     *log += "PTX translation: LLVM's code generation stopped" +
             (fatal.empty() ? std::string(" (it crashed)") : ": " + fatal) +
@@ -623,7 +630,7 @@ ze_result_t translateSpirvToPtx(const uint8_t *spirv, size_t size,
         PtxModule alone;
         std::string aloneLog, aloneFatal;
         ze_result_t aloneResult;
-        if (!translateContained(spirv, size, specConstants, &names[i], &alone, &aloneLog,
+        if (!translateContained(spirv, size, specConstants, math, &names[i], &alone, &aloneLog,
                                 &aloneResult, &aloneFatal))
             *log += "PTX translation: kernel " + names[i] + ": " +
                     (aloneFatal.empty() ? std::string("LLVM crashed") : aloneFatal) + "\n";

@@ -21,6 +21,7 @@
 // message and each kernel that fails alone, and the process goes on.
 #pragma once
 
+#include "math_options.hpp"
 #include "program_builder.hpp"
 
 #include <string>
@@ -46,9 +47,10 @@ const char *libclcPath();
 // ZE_RESULT_ERROR_MODULE_BUILD_FAILURE, with the reason in `log`: invalid or
 // untranslatable SPIR-V, a builtin libclc does not define, or what the NVPTX
 // backend refuses. Thread-safe.
+// `math`: the build flags' floating-point options (math_options.hpp).
 ze_result_t translateSpirvToPtx(const uint8_t *spirv, size_t size,
                                 const std::vector<ze_driver::SpecConstant> &specConstants,
-                                PtxModule *out, std::string *log);
+                                PtxModule *out, std::string *log, const MathOptions &math = {});
 
 // For the tests of the containment: from now on, code generation for a
 // module that calls `builtin` (a mangled name; "" stops it) ends in an LLVM

@@ -6,9 +6,12 @@
 #include "compute/spirv_reflect.hpp"
 #include "engine/engine.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
+#include <sstream>
 
 namespace imex_l0 {
 
@@ -66,6 +69,21 @@ std::string buildLog(ze_module_build_log_handle_t log) {
     }
     zeModuleBuildLogDestroy(log);
     return text;
+}
+
+// The options of a source build that the device's compiler reads too (the
+// floating-point ones: SPIR-V does not carry them all), for zeModuleCreate.
+std::string deviceBuildOptions(const char *options) {
+    static const char *const kForTheDevice[] = {
+        "-cl-fast-relaxed-math", "-cl-mad-enable",        "-cl-no-signed-zeros",
+        "-cl-finite-math-only",  "-cl-denorms-are-zero", "-cl-unsafe-math-optimizations"};
+    std::string kept;
+    std::istringstream words(options ? options : "");
+    for (std::string w; words >> w;)
+        if (std::find(std::begin(kForTheDevice), std::end(kForTheDevice), w) !=
+            std::end(kForTheDevice))
+            kept += (kept.empty() ? "" : " ") + w;
+    return kept;
 }
 
 } // namespace
@@ -269,10 +287,15 @@ std::shared_ptr<KernelEntry> KernelCache::fromSource(const char *source, const c
     if (status != imex_l0_success)
         fail(status, log.ptr ? static_cast<const char *>(log.ptr) : "compilation failed");
 
+    // Keyed as loadModule keys it: a kernel made from this SPIR-V with the
+    // same options shares the module.
+    const std::string moduleOptions = deviceBuildOptions(buildOptions);
     std::string spirvKey(static_cast<const char *>(spirv.ptr), size);
     spirvKey += '\0';
+    spirvKey += moduleOptions;
     std::lock_guard<std::mutex> lock(mutex_);
-    Module &m = module(spirvKey, std::string_view(spirvKey.data(), size), nullptr, 0, nullptr);
+    Module &m = module(spirvKey, std::string_view(spirvKey.data(), size),
+                       moduleOptions.empty() ? nullptr : moduleOptions.c_str(), 0, nullptr);
     buildLog = log.ptr ? static_cast<const char *>(log.ptr) : "";
     sources_.emplace(std::move(key), SourceBuild{&m, buildLog});
     return kernel(m, name);

@@ -16,6 +16,8 @@ namespace {
 
 class CudaBuiltins : public WithCudaModules {
 protected:
+    // precise_<type> of precise_math.cl: every result within OpenCL's limit.
+    template <class T> void checkPrecise(const char *kernelName);
     // group_<T> of collectives.cl for one type, with groups of `group`
     // work-items: every result of every work-item against the host's.
     template <class T> void checkCollectives(ze_kernel_handle_t k, uint32_t group) {
@@ -321,6 +323,122 @@ TEST_F(CudaBuiltins, NativeAndHalfMathOnTheApproximateInstructions) {
         }
         std::printf("%-14s worst error: %.3f of its bound\n", c.name, worst);
     }
+}
+
+// OpenCL's precise math builtins (from libdevice where it is installed,
+// else libclc: driver/cuda/libdevice_math.hpp) within the ulp OpenCL allows
+// each, float and double, against the host computing in long double.
+// The exact values of sinpi and cospi: the argument reduced exactly (fmod
+// of a float by 2 is exact), so that integers and half-integers give exact
+// zeros, as OpenCL's functions must.
+long double sinpiExact(long double x) {
+    const long double r = std::fmod(x, 2.0L);
+    if (r == std::floor(r))
+        return 0;
+    return std::sin(3.14159265358979323846264338327950288L * r);
+}
+long double cospiExact(long double x) {
+    const long double r = std::fmod(std::fabs(x), 2.0L);
+    if (r == 0.5L || r == 1.5L)
+        return 0;
+    return std::cos(3.14159265358979323846264338327950288L * r);
+}
+
+// Each function of precise_math.cl, its exact value (`round` rounds a value
+// to the kernel's type, as the kernel's own arithmetic on its arguments
+// does) and the ulp OpenCL allows it (single and double precision alike
+// here).
+using Round = long double (*)(long double);
+struct PreciseCheck {
+    const char *name;
+    long double (*exact)(long double a, long double b, long double c, Round round);
+    double ulps;
+};
+const PreciseCheck kPrecise[] = {
+    {"exp", [](long double a, long double, long double, Round) { return std::exp(a); }, 3},
+    {"exp2", [](long double a, long double, long double, Round) { return std::exp2(a); }, 3},
+    {"exp10", [](long double a, long double, long double, Round) { return std::pow(10.0L, a); }, 3},
+    {"expm1", [](long double a, long double, long double, Round) { return std::expm1(a); }, 3},
+    {"log", [](long double, long double b, long double, Round) { return std::log(b); }, 3},
+    {"log2", [](long double, long double b, long double, Round) { return std::log2(b); }, 3},
+    {"log10", [](long double, long double b, long double, Round) { return std::log10(b); }, 3},
+    {"log1p", [](long double, long double b, long double, Round) { return std::log1p(b); }, 2},
+    {"sin", [](long double a, long double, long double, Round) { return std::sin(a); }, 4},
+    {"cos", [](long double a, long double, long double, Round) { return std::cos(a); }, 4},
+    {"tan", [](long double a, long double, long double, Round) { return std::tan(a); }, 5},
+    {"asin", [](long double, long double, long double c, Round) { return std::asin(c); }, 4},
+    {"acos", [](long double, long double, long double c, Round) { return std::acos(c); }, 4},
+    {"atan", [](long double a, long double, long double, Round) { return std::atan(a); }, 5},
+    {"atan2", [](long double a, long double b, long double, Round) { return std::atan2(a, b); }, 6},
+    {"sinh", [](long double, long double, long double c, Round) { return std::sinh(c); }, 4},
+    {"cosh", [](long double, long double, long double c, Round) { return std::cosh(c); }, 4},
+    {"tanh", [](long double a, long double, long double, Round) { return std::tanh(a); }, 5},
+    {"asinh", [](long double a, long double, long double, Round) { return std::asinh(a); }, 4},
+    {"acosh",
+     [](long double, long double b, long double, Round round) { return std::acosh(round(b + 1)); },
+     4},
+    {"atanh", [](long double, long double, long double c, Round) { return std::atanh(c); }, 5},
+    {"pow", [](long double, long double b, long double c, Round) { return std::pow(b, c); }, 16},
+    {"cbrt", [](long double a, long double, long double, Round) { return std::cbrt(a); }, 2},
+    {"erf", [](long double a, long double, long double, Round) { return std::erf(a); }, 16},
+    {"erfc", [](long double a, long double, long double, Round) { return std::erfc(a); }, 16},
+    {"tgamma",
+     [](long double, long double, long double c, Round round) { return std::tgamma(round(c + 2)); },
+     16},
+    {"hypot", [](long double a, long double b, long double, Round) { return std::hypot(a, b); }, 4},
+    {"sinpi", [](long double a, long double, long double, Round) { return sinpiExact(a); }, 4},
+    {"cospi", [](long double a, long double, long double, Round) { return cospiExact(a); }, 4},
+    {"rsqrt", [](long double, long double b, long double, Round) { return 1 / std::sqrt(b); }, 2},
+};
+
+// One unit in the last place of a T at `v`.
+template <class T> long double ulpOf(long double v) {
+    constexpr int digits = std::numeric_limits<T>::digits - 1;
+    const int exponent =
+        std::max(std::ilogb(static_cast<T>(v)), std::numeric_limits<T>::min_exponent - 1);
+    return std::ldexp(1.0L, exponent - digits);
+}
+
+template <class T> void CudaBuiltins::checkPrecise(const char *kernelName) {
+    constexpr uint32_t n = 2048;
+    std::vector<T> x(n), y(n), z(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        x[i] = T(-9) + T(18) * T(i) / T(n);
+        y[i] = T(0.01) + T(50) * T(i) / T(n);
+        z[i] = T(-0.999) + T(1.998) * T(i) / T(n);
+    }
+    constexpr uint32_t kResults = sizeof(kPrecise) / sizeof(kPrecise[0]);
+    T *dx = deviceWith(x), *dy = deviceWith(y), *dz = deviceWith(z);
+    T *dout = device<T>(size_t(n) * kResults);
+    void *a = dx, *b = dy, *c = dz, *d = dout;
+    ze_kernel_handle_t k = kernel(cudaModule("precise_math"), kernelName, 256);
+    ASSERT_ZE_SUCCESS(setArgs(k, {pointer(a), pointer(b), pointer(c), pointer(d), byValue(n)}));
+    ASSERT_ZE_SUCCESS(launch(list_, k, {n / 256, 1, 1}));
+    std::vector<T> out = read(dout, size_t(n) * kResults);
+    for (uint32_t r = 0; r < kResults; ++r) {
+        const PreciseCheck &check = kPrecise[r];
+        double worst = 0;
+        for (uint32_t i = 0; i < n; ++i) {
+            const Round round = [](long double v) -> long double { return static_cast<T>(v); };
+            const long double want = check.exact(x[i], y[i], z[i], round);
+            const T got = out[size_t(r) * n + i];
+            const double error = double(std::fabs(got - want) / ulpOf<T>(want));
+            worst = std::max(worst, std::isnan(error) ? INFINITY : error);
+            if (!(error <= check.ulps)) {
+                ADD_FAILURE() << kernelName << ": " << check.name << "(" << x[i] << ", " << y[i]
+                              << ", " << z[i] << ") = " << got << ", exact " << double(want) << ": "
+                              << error << " ulp, OpenCL allows " << check.ulps;
+                break;
+            }
+        }
+        std::printf("%s %-7s worst %.2f ulp (OpenCL: %g)\n", kernelName, check.name, worst,
+                    check.ulps);
+    }
+}
+
+TEST_F(CudaBuiltins, PreciseMathWithinOpenClsLimits) {
+    checkPrecise<float>("precise_float");
+    checkPrecise<double>("precise_double");
 }
 
 // The float4 forms, built lane by lane.

@@ -120,6 +120,38 @@ TEST(PtxTranslation, NativeMathUsesTheApproximateInstructions) {
     EXPECT_EQ(ptx.ptx.find("call"), std::string::npos) << "a call is left in the PTX";
 }
 
+// OpenCL's floating-point build options reach the PTX: by default a
+// correctly rounded division and square root and denormals kept;
+// -cl-denorms-are-zero flushes them (.ftz); -cl-fast-relaxed-math also takes
+// the approximate division, square root and exponential.
+TEST(PtxTranslation, FloatingPointBuildOptionsReachThePtx) {
+    std::vector<uint8_t> spirv = testKernel("/fast_math.spv");
+    ASSERT_FALSE(spirv.empty());
+    auto translate = [&](const char *flags) {
+        ze_cuda::PtxModule ptx;
+        std::string log;
+        EXPECT_EQ(ze_cuda::translateSpirvToPtx(spirv.data(), spirv.size(), {}, &ptx, &log,
+                                               ze_cuda::parseMathOptions(flags)),
+                  ZE_RESULT_SUCCESS)
+            << log;
+        return ptx.ptx;
+    };
+    auto has = [](const std::string &ptx, const char *text) {
+        return ptx.find(text) != std::string::npos;
+    };
+    const std::string plain = translate("");
+    EXPECT_TRUE(has(plain, "div.rn.f32")) << plain;
+    EXPECT_TRUE(has(plain, "sqrt.rn.f32")) << plain;
+    EXPECT_FALSE(has(plain, "add.rn.ftz.f32") || has(plain, "add.ftz.f32")) << plain;
+    const std::string flushed = translate("-cl-denorms-are-zero");
+    EXPECT_TRUE(has(flushed, "div.rn.ftz.f32")) << flushed;
+    const std::string fast = translate("-cl-std=CL1.2 -cl-fast-relaxed-math");
+    EXPECT_TRUE(has(fast, "div.approx.ftz.f32") || has(fast, "rcp.approx.ftz.f32")) << fast;
+    EXPECT_TRUE(has(fast, "sqrt.approx")) << fast;
+    EXPECT_TRUE(has(fast, "ex2.approx.ftz.f32")) << fast;
+    EXPECT_FALSE(has(fast, "div.rn")) << fast;
+}
+
 // An LLVM fatal error in code generation (here, one of the kind that calls
 // exit()) fails the build with LLVM's message and the kernels that fail
 // alone named, and the process goes on to build the next module.

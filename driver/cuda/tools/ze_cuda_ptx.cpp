@@ -1,6 +1,7 @@
-// ze_cuda_ptx <in.spv> [out.ptx]: SPIR-V to PTX as libze_cuda.so's
-// zeModuleCreate translates it; the log goes to stderr. Exit status 0 on
-// success, 1 when the translation fails, 2 on a usage or file error.
+// ze_cuda_ptx <in.spv> [out.ptx [build flags]]: SPIR-V to PTX as
+// libze_cuda.so's zeModuleCreate translates it (with those build flags, as
+// one string); the log goes to stderr. Exit status 0 on success, 1 when the
+// translation fails, 2 on a usage or file error.
 #include "ptx_translator.hpp"
 
 #include <cstdio>
@@ -9,8 +10,8 @@
 #include <vector>
 
 int main(int argc, char **argv) {
-    if (argc < 2 || argc > 3) {
-        std::fprintf(stderr, "usage: %s <in.spv> [out.ptx]\n", argv[0]);
+    if (argc < 2 || argc > 4) {
+        std::fprintf(stderr, "usage: %s <in.spv> [out.ptx [build flags]]\n", argv[0]);
         return 2;
     }
     std::ifstream in(argv[1], std::ios::binary);
@@ -21,11 +22,13 @@ int main(int argc, char **argv) {
     std::vector<uint8_t> spirv{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     ze_cuda::PtxModule ptx;
     std::string log;
-    ze_result_t result = ze_cuda::translateSpirvToPtx(spirv.data(), spirv.size(), {}, &ptx, &log);
+    ze_result_t result = ze_cuda::translateSpirvToPtx(
+        spirv.data(), spirv.size(), {}, &ptx, &log,
+        ze_cuda::parseMathOptions(argc == 4 ? argv[3] : ""));
     std::fputs(log.c_str(), stderr);
     if (result != ZE_RESULT_SUCCESS)
         return 1;
-    if (argc == 3) {
+    if (argc >= 3) {
         std::ofstream out(argv[2], std::ios::binary);
         out << ptx.ptx;
         return out ? 0 : 2;
