@@ -3,6 +3,7 @@
 #include "libdevice_math.hpp"
 #include "missing_builtins.hpp"
 #include "native_math.hpp"
+#include "runtime_unroll.hpp"
 #include "warp_sub_groups.hpp"
 
 #include "contained.hpp"
@@ -443,6 +444,7 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
     llvm::CGSCCAnalysisManager sccs;
     llvm::ModuleAnalysisManager modules;
     llvm::PassBuilder builder(&machine);
+    unrollSmallLoopsAtRunTime(builder);
     builder.registerModuleAnalyses(modules);
     builder.registerCGSCCAnalyses(sccs);
     builder.registerFunctionAnalyses(functions);

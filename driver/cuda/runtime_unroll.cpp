@@ -1,0 +1,69 @@
+#include "runtime_unroll.hpp"
+
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/Transforms/Scalar/LoopPassManager.h>
+
+namespace ze_cuda {
+
+namespace {
+
+constexpr unsigned kUnrollCount = 4;
+// The most instructions a loop body may have to be unrolled (a register
+// budget: four copies of it live at once).
+constexpr unsigned kMostInstructions = 60;
+
+// Whether the loop's metadata already says how to unroll it (a directive of
+// the source, or a transformation already done).
+bool hasUnrollDirective(const llvm::Loop &loop) {
+    llvm::MDNode *id = loop.getLoopID();
+    if (id == nullptr)
+        return false;
+    for (const llvm::MDOperand &op : id->operands())
+        if (auto *node = llvm::dyn_cast_or_null<llvm::MDNode>(op.get()))
+            if (node->getNumOperands() > 0)
+                if (auto *name = llvm::dyn_cast<llvm::MDString>(node->getOperand(0)))
+                    if (name->getString().startswith("llvm.loop.unroll"))
+                        return true;
+    return false;
+}
+
+struct RuntimeUnrollHint : llvm::PassInfoMixin<RuntimeUnrollHint> {
+    llvm::PreservedAnalyses run(llvm::Loop &loop, llvm::LoopAnalysisManager &,
+                                llvm::LoopStandardAnalysisResults &results, llvm::LPMUpdater &) {
+        if (!loop.isInnermost() || hasUnrollDirective(loop) ||
+            results.SE.getSmallConstantTripCount(&loop) != 0 || loop.getExitingBlock() == nullptr)
+            return llvm::PreservedAnalyses::all();
+        unsigned instructions = 0;
+        for (llvm::BasicBlock *block : loop.blocks())
+            instructions += block->size();
+        if (instructions > kMostInstructions)
+            return llvm::PreservedAnalyses::all();
+        llvm::LLVMContext &ctx = loop.getHeader()->getContext();
+        llvm::Metadata *count[] = {llvm::MDString::get(ctx, "llvm.loop.unroll.count"),
+                                   llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
+                                       llvm::Type::getInt32Ty(ctx), kUnrollCount))};
+        llvm::SmallVector<llvm::Metadata *, 4> operands = {nullptr};
+        if (llvm::MDNode *id = loop.getLoopID())
+            for (unsigned i = 1; i < id->getNumOperands(); ++i)
+                operands.push_back(id->getOperand(i));
+        operands.push_back(llvm::MDNode::get(ctx, count));
+        llvm::MDNode *id = llvm::MDNode::getDistinct(ctx, operands);
+        id->replaceOperandWith(0, id);
+        loop.setLoopID(id);
+        return llvm::PreservedAnalyses::all();
+    }
+};
+
+} // namespace
+
+void unrollSmallLoopsAtRunTime(llvm::PassBuilder &builder) {
+    builder.registerLateLoopOptimizationsEPCallback(
+        [](llvm::LoopPassManager &passes, llvm::OptimizationLevel) {
+            passes.addPass(RuntimeUnrollHint());
+        });
+}
+
+} // namespace ze_cuda
