@@ -3,7 +3,7 @@
 //  - useBuiltDriver(): points the Level Zero loader at the driver built with
 //    the benchmarks unless ZE_ENABLE_ALT_DRIVERS is already set, so every
 //    program runs standalone;
-//  - BENCH_ZE(call) (and BENCH_CL in bench_driver): a failed call in a
+//  - BENCH_ZE(call) (and BENCH_CL for OpenCL calls): a failed call in a
 //    benchmark is a bug in the setup, so it prints the call and its result
 //    and aborts;
 //  - readFile(): SPIR-V and OpenCL C inputs compiled or copied at build time;
@@ -51,6 +51,14 @@ inline void fail(const char *what, long code, const char *file, int line) {
                  static_cast<unsigned long>(code));
     std::abort();
 }
+
+// The same for OpenCL calls, in the programs that include <CL/cl.h>.
+#define BENCH_CL(call)                                                                             \
+    do {                                                                                           \
+        cl_int e_ = (call);                                                                        \
+        if (e_ != CL_SUCCESS)                                                                      \
+            ::bench::fail(#call, e_, __FILE__, __LINE__);                                          \
+    } while (0)
 
 #define BENCH_ZE(call)                                                                             \
     do {                                                                                           \

@@ -25,13 +25,6 @@
 
 namespace {
 
-#define BENCH_CL(call)                                                                             \
-    do {                                                                                           \
-        cl_int e_ = (call);                                                                        \
-        if (e_ != CL_SUCCESS)                                                                      \
-            ::bench::fail(#call, e_, __FILE__, __LINE__);                                          \
-    } while (0)
-
 // An argument: a buffer of the case (its index), or a scalar's bytes.
 struct Arg {
     int buffer = -1;

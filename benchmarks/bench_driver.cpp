@@ -20,13 +20,6 @@
 
 namespace {
 
-#define BENCH_CL(call)                                                                             \
-    do {                                                                                           \
-        cl_int e_ = (call);                                                                        \
-        if (e_ != CL_SUCCESS)                                                                      \
-            ::bench::fail(#call, e_, __FILE__, __LINE__);                                          \
-    } while (0)
-
 std::string spirvPath(const char *name) {
     return std::string(IMEX_BENCH_SPIRV_DIR) + "/" + name + ".spv";
 }

@@ -152,34 +152,6 @@ llvm::Value *scanInclusive(llvm::IRBuilder<> &b, const Warp &w, llvm::StringRef 
     return x;
 }
 
-// Intel's block reads and writes of global memory: work-item i of a
-// sub-group of size S moves element k of its value from or to p[k * S + i].
-// The image forms (first argument not a pointer) are left alone.
-std::optional<llvm::Value *> blockAccess(llvm::IRBuilder<> &b, const Warp &w, llvm::CallInst &call,
-                                         bool read) {
-    llvm::Value *pointer = call.getArgOperand(0);
-    if (!pointer->getType()->isPointerTy() || call.arg_size() != (read ? 1u : 2u))
-        return std::nullopt;
-    llvm::Type *value = read ? call.getType() : call.getArgOperand(1)->getType();
-    auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(value);
-    llvm::Type *element = vector ? vector->getElementType() : value;
-    const unsigned count = vector ? vector->getNumElements() : 1;
-    llvm::Value *loaded = llvm::UndefValue::get(value);
-    for (unsigned k = 0; k < count; ++k) {
-        llvm::Value *index =
-            b.CreateZExt(b.CreateAdd(b.CreateMul(b.getInt32(k), w.size), w.lane), b.getInt64Ty());
-        llvm::Value *address = b.CreateGEP(element, pointer, index);
-        if (read) {
-            llvm::Value *v = b.CreateLoad(element, address);
-            loaded = vector ? b.CreateInsertElement(loaded, v, k) : v;
-        } else {
-            llvm::Value *data = call.getArgOperand(1);
-            b.CreateStore(vector ? b.CreateExtractElement(data, k) : data, address);
-        }
-    }
-    return read ? loaded : nullptr;
-}
-
 // What replaces one call, or nothing for a call this does not know (left
 // alone: the translation names it as undefined).
 std::optional<llvm::Value *> replacement(llvm::CallInst &call, llvm::StringRef name,
@@ -204,10 +176,14 @@ std::optional<llvm::Value *> replacement(llvm::CallInst &call, llvm::StringRef n
         b.CreateIntrinsic(llvm::Intrinsic::nvvm_bar_warp_sync, {}, {w.mask});
         return nullptr;
     }
-    if (name.startswith("intel_sub_group_block_read"))
-        return blockAccess(b, w, call, true);
-    if (name.startswith("intel_sub_group_block_write"))
-        return blockAccess(b, w, call, false);
+    // Work-item i of a sub-group of size S moves element k of its value from
+    // or to p[k * S + i].
+    if (name.startswith("intel_sub_group_block_"))
+        return ze_driver::detail::intelBlockAccess(
+            b, call, name.startswith("intel_sub_group_block_read"), [&](unsigned k) {
+                return b.CreateZExt(b.CreateAdd(b.CreateMul(b.getInt32(k), w.size), w.lane),
+                                    b.getInt64Ty());
+            });
     if (call.arg_size() == 0)
         return std::nullopt;
     llvm::Value *x = call.getArgOperand(0);

@@ -30,34 +30,6 @@ llvm::Value *localId(llvm::IRBuilder<> &b, unsigned d) {
     return workItemQuery(b, "_Z12get_local_idj", d);
 }
 
-// Intel's block reads and writes of global memory: work-item i of a
-// sub-group of size S moves element k of its value from or to p[k * S + i];
-// here S is 1 and i 0, so the one work-item moves p[0 .. N-1]. The image
-// forms (first argument not a pointer) are left alone.
-std::optional<llvm::Value *> blockAccess(llvm::CallInst &call, llvm::StringRef name) {
-    const bool read = name.startswith("intel_sub_group_block_read");
-    llvm::Value *pointer = call.getArgOperand(0);
-    if (!pointer->getType()->isPointerTy() || call.arg_size() != (read ? 1u : 2u))
-        return std::nullopt;
-    llvm::IRBuilder<> b(&call);
-    llvm::Type *value = read ? call.getType() : call.getArgOperand(1)->getType();
-    auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(value);
-    llvm::Type *element = vector ? vector->getElementType() : value;
-    const unsigned count = vector ? vector->getNumElements() : 1;
-    llvm::Value *loaded = llvm::UndefValue::get(value);
-    for (unsigned k = 0; k < count; ++k) {
-        llvm::Value *address = b.CreateConstGEP1_32(element, pointer, k);
-        if (read) {
-            llvm::Value *v = b.CreateLoad(element, address);
-            loaded = vector ? b.CreateInsertElement(loaded, v, k) : v;
-        } else {
-            llvm::Value *data = call.getArgOperand(1);
-            b.CreateStore(vector ? b.CreateExtractElement(data, k) : data, address);
-        }
-    }
-    return read ? loaded : nullptr;
-}
-
 // The single-work-item value of one call (nullptr for a call with no value,
 // whose work is done here), or nothing for a call that is not a sub-group
 // builtin this knows (left alone: the device compiler reports it).
@@ -72,11 +44,10 @@ std::optional<llvm::Value *> replacement(llvm::CallInst &call, llvm::StringRef n
     if (name == "get_sub_group_local_id")
         return llvm::ConstantInt::get(result, 0);
     if (name == "get_num_sub_groups" || name == "get_enqueued_num_sub_groups")
-        return asResult(b.CreateMul(b.CreateMul(localSize(b, 0), localSize(b, 1)),
-                                    localSize(b, 2)));
+        return asResult(
+            b.CreateMul(b.CreateMul(localSize(b, 0), localSize(b, 1)), localSize(b, 2)));
     if (name == "get_sub_group_id") {
-        llvm::Value *id = b.CreateAdd(localId(b, 1),
-                                      b.CreateMul(localSize(b, 1), localId(b, 2)));
+        llvm::Value *id = b.CreateAdd(localId(b, 1), b.CreateMul(localSize(b, 1), localId(b, 2)));
         id = b.CreateAdd(localId(b, 0), b.CreateMul(localSize(b, 0), id));
         return asResult(id);
     }
@@ -86,8 +57,11 @@ std::optional<llvm::Value *> replacement(llvm::CallInst &call, llvm::StringRef n
         b.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
         return nullptr;
     }
+    // Work-item i of a sub-group of size S moves element k of its value from
+    // or to p[k * S + i]; here S is 1 and i 0.
     if (name.startswith("intel_sub_group_block_"))
-        return blockAccess(call, name);
+        return intelBlockAccess(b, call, name.startswith("intel_sub_group_block_read"),
+                                [&](unsigned k) { return b.getInt64(k); });
     if (call.arg_size() == 0 || call.getArgOperand(0)->getType() != result)
         return std::nullopt;
     // cl_intel_subgroups(_short)'s broadcast, reductions and scans are
@@ -121,6 +95,29 @@ std::optional<llvm::Value *> replacement(llvm::CallInst &call, llvm::StringRef n
 }
 
 } // namespace
+
+std::optional<llvm::Value *> intelBlockAccess(llvm::IRBuilder<> &b, llvm::CallInst &call, bool read,
+                                              llvm::function_ref<llvm::Value *(unsigned k)> index) {
+    llvm::Value *pointer = call.getArgOperand(0);
+    if (!pointer->getType()->isPointerTy() || call.arg_size() != (read ? 1u : 2u))
+        return std::nullopt;
+    llvm::Type *value = read ? call.getType() : call.getArgOperand(1)->getType();
+    auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(value);
+    llvm::Type *element = vector ? vector->getElementType() : value;
+    const unsigned count = vector ? vector->getNumElements() : 1;
+    llvm::Value *loaded = llvm::UndefValue::get(value);
+    for (unsigned k = 0; k < count; ++k) {
+        llvm::Value *address = b.CreateGEP(element, pointer, index(k));
+        if (read) {
+            llvm::Value *v = b.CreateLoad(element, address);
+            loaded = vector ? b.CreateInsertElement(loaded, v, k) : v;
+        } else {
+            llvm::Value *data = call.getArgOperand(1);
+            b.CreateStore(vector ? b.CreateExtractElement(data, k) : data, address);
+        }
+    }
+    return read ? loaded : nullptr;
+}
 
 llvm::Constant *subGroupIdentity(llvm::Type *type, llvm::StringRef op, char element) {
     if (op == "add")

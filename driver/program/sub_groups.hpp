@@ -6,13 +6,17 @@
 // operation is over that one work-item.
 #pragma once
 
+#include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/ADT/StringRef.h>
+#include <llvm/IR/IRBuilder.h>
+
+#include <optional>
 
 namespace llvm {
 class Constant;
 class Module;
 class Type;
-}
+} // namespace llvm
 
 namespace ze_driver {
 namespace detail {
@@ -30,6 +34,13 @@ unsigned resolveSubGroupBuiltins(llvm::Module &module);
 // type ('i', 'j', 'f', ...), which tells signedness. Shared with the CUDA
 // backend's sub-groups on warps.
 llvm::Constant *subGroupIdentity(llvm::Type *type, llvm::StringRef op, char element);
+
+// Intel's block read or write of global memory at `call` (its first argument
+// the pointer): element k of the work-item's value moves from or to
+// pointer[index(k)], index being i64. Returns the value read (nullptr for a
+// write), or nothing for the image forms (first argument not a pointer).
+std::optional<llvm::Value *> intelBlockAccess(llvm::IRBuilder<> &b, llvm::CallInst &call, bool read,
+                                              llvm::function_ref<llvm::Value *(unsigned k)> index);
 
 } // namespace detail
 } // namespace ze_driver
