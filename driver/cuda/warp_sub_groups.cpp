@@ -110,10 +110,6 @@ llvm::Value *shuffle(llvm::IRBuilder<> &b, Shuffle kind, const Warp &w, llvm::Va
     return b.CreateBitCast(moved, type);
 }
 
-bool isSigned(char element) {
-    return element == 'i' || element == 'l' || element == 's' || element == 'c' || element == 'a';
-}
-
 llvm::Value *combine(llvm::IRBuilder<> &b, llvm::StringRef op, llvm::Value *x, llvm::Value *y,
                      bool isSignedType) {
     const bool fp = x->getType()->isFloatingPointTy();
@@ -238,7 +234,7 @@ std::optional<llvm::Value *> replacement(llvm::CallInst &call, llvm::StringRef n
     if (!(result->isIntegerTy() || result->isFloatingPointTy()) || result->isIntegerTy(1))
         return std::nullopt;
     const char element = params.empty() ? 'i' : params.front();
-    const bool signedType = isSigned(element);
+    const bool signedType = ze_driver::detail::isSignedElement(element);
     for (const char *op : {"add", "min", "max"}) {
         if (name == std::string("sub_group_reduce_") + op)
             return reduce(b, w, op, x, signedType);
@@ -258,23 +254,7 @@ std::optional<llvm::Value *> replacement(llvm::CallInst &call, llvm::StringRef n
 } // namespace
 
 unsigned resolveWarpSubGroupBuiltins(llvm::Module &module) {
-    struct Builtin {
-        llvm::Function *function;
-        llvm::StringRef name, params;
-    };
-    std::vector<Builtin> builtins;
-    for (llvm::Function &function : module) {
-        Builtin b{&function, {}, {}};
-        if (function.isDeclaration() &&
-            ze_driver::detail::demangleName(function.getName(), &b.name, &b.params) &&
-            b.name.contains("sub_group"))
-            builtins.push_back(b);
-    }
-    unsigned replaced = 0;
-    for (const Builtin &b : builtins)
-        replaced += ze_driver::detail::rewriteCalls(
-            *b.function, [&](llvm::CallInst &call) { return replacement(call, b.name, b.params); });
-    return replaced;
+    return ze_driver::detail::rewriteSubGroupCalls(module, replacement);
 }
 
 } // namespace ze_cuda

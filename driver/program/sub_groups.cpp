@@ -119,6 +119,10 @@ std::optional<llvm::Value *> intelBlockAccess(llvm::IRBuilder<> &b, llvm::CallIn
     return read ? loaded : nullptr;
 }
 
+bool isSignedElement(char element) {
+    return element == 'i' || element == 'l' || element == 's' || element == 'c' || element == 'a';
+}
+
 llvm::Constant *subGroupIdentity(llvm::Type *type, llvm::StringRef op, char element) {
     if (op == "add")
         return llvm::Constant::getNullValue(type);
@@ -126,15 +130,14 @@ llvm::Constant *subGroupIdentity(llvm::Type *type, llvm::StringRef op, char elem
     if (type->isFloatingPointTy())
         return llvm::ConstantFP::getInfinity(type, /*Negative=*/!min);
     const unsigned bits = type->getIntegerBitWidth();
-    const bool isSigned =
-        element == 'i' || element == 'l' || element == 's' || element == 'c' || element == 'a';
+    const bool isSigned = isSignedElement(element);
     llvm::APInt value =
         min ? (isSigned ? llvm::APInt::getSignedMaxValue(bits) : llvm::APInt::getMaxValue(bits))
             : (isSigned ? llvm::APInt::getSignedMinValue(bits) : llvm::APInt::getMinValue(bits));
     return llvm::ConstantInt::get(type, value);
 }
 
-unsigned resolveSubGroupBuiltins(llvm::Module &module) {
+unsigned rewriteSubGroupCalls(llvm::Module &module, const SubGroupReplacement &replacement) {
     struct Builtin {
         llvm::Function *function;
         llvm::StringRef name, params;
@@ -151,6 +154,10 @@ unsigned resolveSubGroupBuiltins(llvm::Module &module) {
         replaced += rewriteCalls(
             *b.function, [&](llvm::CallInst &call) { return replacement(call, b.name, b.params); });
     return replaced;
+}
+
+unsigned resolveSubGroupBuiltins(llvm::Module &module) {
+    return rewriteSubGroupCalls(module, replacement);
 }
 
 } // namespace detail

@@ -10,6 +10,7 @@
 #include <llvm/ADT/StringRef.h>
 #include <llvm/IR/IRBuilder.h>
 
+#include <functional>
 #include <optional>
 
 namespace llvm {
@@ -34,6 +35,17 @@ unsigned resolveSubGroupBuiltins(llvm::Module &module);
 // type ('i', 'j', 'f', ...), which tells signedness. Shared with the CUDA
 // backend's sub-groups on warps.
 llvm::Constant *subGroupIdentity(llvm::Type *type, llvm::StringRef op, char element);
+
+// Calls `replacement` for every call of a declared sub-group builtin (a
+// mangled name with "sub_group" in it), with its name and parameters'
+// mangling, as rewriteCalls does (call_rewrite.hpp). Returns the number of
+// calls replaced.
+using SubGroupReplacement = std::function<std::optional<llvm::Value *>(
+    llvm::CallInst &call, llvm::StringRef name, llvm::StringRef params)>;
+unsigned rewriteSubGroupCalls(llvm::Module &module, const SubGroupReplacement &replacement);
+
+// Whether a parameter mangled as `element` is a signed integer.
+bool isSignedElement(char element);
 
 // Intel's block read or write of global memory at `call` (its first argument
 // the pointer): element k of the work-item's value moves from or to
