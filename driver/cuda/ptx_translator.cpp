@@ -13,6 +13,8 @@
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
@@ -568,6 +570,29 @@ ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &
     return ZE_RESULT_SUCCESS;
 }
 
+// LLVM's warnings and errors during the translation go to the build log, not
+// to the application's standard error. Remarks and notes are not kept, nor
+// an unroll LLVM could not do where the translation asked for one
+// (runtime_unroll.hpp): no news to the user.
+void keepDiagnosticsInTheLog(llvm::LLVMContext &context, std::string *log) {
+    context.setDiagnosticHandlerCallBack(
+        [](const llvm::DiagnosticInfo &info, void *out) {
+            if (info.getSeverity() == llvm::DS_Remark || info.getSeverity() == llvm::DS_Note ||
+                info.getKind() == llvm::DK_OptimizationFailure)
+                return;
+            std::string text;
+            llvm::raw_string_ostream os(text);
+            llvm::DiagnosticPrinterRawOStream printer(os);
+            info.print(printer);
+            os.flush();
+            *static_cast<std::string *>(out) +=
+                std::string("PTX translation: ") +
+                llvm::LLVMContext::getDiagnosticMessagePrefix(info.getSeverity()) + ": " + text +
+                "\n";
+        },
+        log);
+}
+
 // Reads the SPIR-V and lowers it (lowerToPtx) with LLVM's fatal errors and
 // crashes contained (contained.hpp); with `onlyKernel`, the other kernels
 // are dropped first. False when LLVM stopped, its message in `fatal`.
@@ -589,6 +614,7 @@ bool translateContained(const uint8_t *spirv, size_t size,
     // the first pointer type, or the typed bitcode would decide).
     auto context = std::make_unique<llvm::LLVMContext>();
     context->setOpaquePointers(true);
+    keepDiagnosticsInTheLog(*context, log);
     if (ze_driver::detail::runContained(
             [&] { *result = lowerToPtx(read, *context, math, out, log); }, fatal))
         return true;

@@ -3,6 +3,7 @@
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/InstrTypes.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/Transforms/Scalar/LoopPassManager.h>
 
@@ -36,9 +37,15 @@ struct RuntimeUnrollHint : llvm::PassInfoMixin<RuntimeUnrollHint> {
         if (!loop.isInnermost() || hasUnrollDirective(loop) ||
             results.SE.getSmallConstantTripCount(&loop) != 0 || loop.getExitingBlock() == nullptr)
             return llvm::PreservedAnalyses::all();
+        // A loop with a barrier or another convergent call cannot be
+        // unrolled with a remainder (every work-item must reach each call).
         unsigned instructions = 0;
         for (llvm::BasicBlock *block : loop.blocks())
-            instructions += block->size();
+            for (llvm::Instruction &i : *block) {
+                ++instructions;
+                if (auto *call = llvm::dyn_cast<llvm::CallBase>(&i); call && call->isConvergent())
+                    return llvm::PreservedAnalyses::all();
+            }
         if (instructions > kMostInstructions)
             return llvm::PreservedAnalyses::all();
         llvm::LLVMContext &ctx = loop.getHeader()->getContext();

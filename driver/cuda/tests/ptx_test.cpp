@@ -70,8 +70,12 @@ TEST(PtxTranslation, EveryTestKernelBecomesPtxThatPtxasAccepts) {
         ASSERT_FALSE(spirv.empty()) << "missing (not built?)";
         ze_cuda::PtxModule ptx;
         std::string log;
+        // LLVM's diagnostics go to the build log: nothing reaches the
+        // application's standard error.
+        ::testing::internal::CaptureStderr();
         ze_result_t result =
             ze_cuda::translateSpirvToPtx(spirv.data(), spirv.size(), {}, &ptx, &log);
+        EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
         if (file.find("unresolved_call.spv") != std::string::npos) {
             // The driver tests' module that calls a function nobody defines.
             EXPECT_EQ(result, ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
