@@ -26,7 +26,8 @@ class Driver;
 class Kernel;
 class Module;
 struct Allocation;
-struct SpecConstant;
+struct SpirvInput;
+using SpirvProgram = std::vector<SpirvInput>;
 enum class ArgKind;
 
 // A device's properties as Level Zero reports them, found once by the
@@ -77,15 +78,15 @@ Allocation allocate(Context &context, size_t size, size_t alignment, ze_memory_t
                     Device *limits);
 void release(Context &context, const Allocation &allocation) noexcept;
 
-// Builds `module` for its device from the application's input (SPIR-V or
-// this backend's native binary, `format` already checked), with the build
-// flags and the values of the specialization constants the module declares:
-// fills the module's native state and its kernels' metadata. Returns
-// ZE_RESULT_SUCCESS or why it failed (for SPIR-V, INVALID_ARGUMENT means the
-// input is not SPIR-V at all), with the build log in `log` either way.
-ze_result_t buildModule(Module &module, ze_module_format_t format, const uint8_t *input,
-                        size_t size, const std::string &flags,
-                        const std::vector<SpecConstant> &specConstants, std::string *log);
+// Builds `module` for its device from the application's input (SPIR-V
+// modules, linked when several, each with the values of the specialization
+// constants it declares; or this backend's native binary, the one input;
+// `format` already checked), with the build flags: fills the module's
+// native state and its kernels' metadata. Returns ZE_RESULT_SUCCESS or why
+// it failed (for SPIR-V, INVALID_ARGUMENT means an input is not SPIR-V at
+// all), with the build log in `log` either way.
+ze_result_t buildModule(Module &module, ze_module_format_t format, const SpirvProgram &inputs,
+                        const std::string &flags, std::string *log);
 // What zeModuleGetNativeBinary returns: what buildModule takes back as
 // ZE_MODULE_FORMAT_NATIVE.
 std::vector<uint8_t> nativeBinary(const Module &module);

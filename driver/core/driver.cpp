@@ -127,20 +127,25 @@ ze_result_t ZE_APICALL zeDriverGetIpcProperties(ze_driver_handle_t hDriver,
     });
 }
 
-// The one extension the driver implements (zeKernelSetGlobalOffsetExp),
-// announced so frameworks that look for it use it.
+// The extensions the driver implements, announced so frameworks that look
+// for them use them: zeKernelSetGlobalOffsetExp, and modules of several
+// SPIR-V modules linked (ze_module_program_exp_desc_t).
 ze_result_t ZE_APICALL zeDriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t *pCount,
                                                       ze_driver_extension_properties_t *props) {
+    static const ze_driver_extension_properties_t kExtensions[] = {
+        {ZE_GLOBAL_OFFSET_EXP_NAME, ZE_GLOBAL_OFFSET_EXP_VERSION_CURRENT},
+        {ZE_MODULE_PROGRAM_EXP_NAME, ZE_MODULE_PROGRAM_EXP_VERSION_CURRENT},
+    };
+    constexpr uint32_t kCount = sizeof(kExtensions) / sizeof(kExtensions[0]);
     return boundary(__func__, [&] {
         fromHandle<Driver>(hDriver);
         notNull(pCount);
         if (*pCount == 0 || props == nullptr) {
-            *pCount = 1;
+            *pCount = kCount;
             return ZE_RESULT_SUCCESS;
         }
-        *pCount = 1;
-        copyName(props[0].name, ZE_GLOBAL_OFFSET_EXP_NAME);
-        props[0].version = ZE_GLOBAL_OFFSET_EXP_VERSION_CURRENT;
+        *pCount = std::min(*pCount, kCount);
+        std::copy(kExtensions, kExtensions + *pCount, props);
         return ZE_RESULT_SUCCESS;
     });
 }

@@ -77,28 +77,61 @@ std::map<uint32_t, size_t> specConstantSizes(const uint8_t *spirv, size_t size) 
     return sizes;
 }
 
-std::vector<SpecConstant> specConstants(const ze_module_desc_t *desc) {
+std::vector<SpecConstant> specConstants(const ze_module_constants_t *constants,
+                                        const uint8_t *spirv, size_t size) {
     std::vector<SpecConstant> out;
-    const ze_module_constants_t *constants = desc->pConstants;
     if (constants == nullptr || constants->numConstants == 0)
         return out;
     check(constants->pConstantIds != nullptr && constants->pConstantValues != nullptr,
           ZE_RESULT_ERROR_INVALID_NULL_POINTER);
-    auto sizes = specConstantSizes(desc->pInputModule, desc->inputSize);
+    auto sizes = specConstantSizes(spirv, size);
     for (uint32_t i = 0; i < constants->numConstants; ++i) {
         SpecConstant c;
         c.id = constants->pConstantIds[i];
-        auto size = sizes.find(c.id);
+        auto known = sizes.find(c.id);
         // A constant the module does not declare cannot be applied; the
         // translator ignores it, so its value is not read.
-        if (size == sizes.end())
+        if (known == sizes.end())
             continue;
         notNull(constants->pConstantValues[i]);
-        std::memcpy(&c.value, constants->pConstantValues[i], size->second); // little-endian
-        c.size = size->second;
+        std::memcpy(&c.value, constants->pConstantValues[i], known->second); // little-endian
+        c.size = known->second;
         out.push_back(c);
     }
     return out;
+}
+
+// The program ZE_experimental_module_program describes, when `desc` chains
+// one (the module's own input, flags and constants are then ignored, as the
+// extension says), or null.
+const ze_module_program_exp_desc_t *programOf(const ze_module_desc_t *desc) {
+    for (auto *next = static_cast<const ze_base_desc_t *>(desc->pNext); next != nullptr;
+         next = static_cast<const ze_base_desc_t *>(next->pNext))
+        if (next->stype == ZE_STRUCTURE_TYPE_MODULE_PROGRAM_EXP_DESC)
+            return reinterpret_cast<const ze_module_program_exp_desc_t *>(next);
+    return nullptr;
+}
+
+// The program's modules with their constants; its build flags are every
+// module's, in order (the build is of one linked program, so each module's
+// options apply to all of it).
+SpirvProgram programInputs(const ze_module_program_exp_desc_t *program, std::string *flags) {
+    check(program->count > 0, ZE_RESULT_ERROR_INVALID_SIZE);
+    notNull(program->inputSizes);
+    notNull(program->pInputModules);
+    SpirvProgram inputs(program->count);
+    for (uint32_t i = 0; i < program->count; ++i) {
+        SpirvInput &input = inputs[i];
+        input.spirv = notNull(program->pInputModules[i]);
+        input.size = program->inputSizes[i];
+        check(input.size > 0, ZE_RESULT_ERROR_INVALID_SIZE);
+        if (program->pConstants != nullptr)
+            input.specConstants = specConstants(program->pConstants[i], input.spirv, input.size);
+        const char *own = program->pBuildFlags != nullptr ? program->pBuildFlags[i] : nullptr;
+        if (own != nullptr && *own != '\0')
+            *flags += (flags->empty() ? "" : " ") + std::string(own);
+    }
+    return inputs;
 }
 
 ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
@@ -111,19 +144,27 @@ ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext, ze_device_ha
         Device *device = context->deviceOf(hDevice);
         notNull(desc);
         notNull(phModule);
-        notNull(desc->pInputModule);
-        check(desc->inputSize > 0, ZE_RESULT_ERROR_INVALID_SIZE);
-        std::string flags = desc->pBuildFlags != nullptr ? desc->pBuildFlags : "";
         check(desc->format == ZE_MODULE_FORMAT_IL_SPIRV || desc->format == ZE_MODULE_FORMAT_NATIVE,
               ZE_RESULT_ERROR_INVALID_ENUMERATION);
-        std::vector<SpecConstant> constants;
-        if (desc->format == ZE_MODULE_FORMAT_IL_SPIRV)
-            constants = specConstants(desc);
+        std::string flags;
+        SpirvProgram inputs;
+        if (const ze_module_program_exp_desc_t *program = programOf(desc)) {
+            // Only SPIR-V links.
+            check(desc->format == ZE_MODULE_FORMAT_IL_SPIRV, ZE_RESULT_ERROR_INVALID_ARGUMENT);
+            inputs = programInputs(program, &flags);
+        } else {
+            notNull(desc->pInputModule);
+            check(desc->inputSize > 0, ZE_RESULT_ERROR_INVALID_SIZE);
+            flags = desc->pBuildFlags != nullptr ? desc->pBuildFlags : "";
+            inputs.push_back({desc->pInputModule, desc->inputSize, {}});
+            if (desc->format == ZE_MODULE_FORMAT_IL_SPIRV)
+                inputs[0].specConstants =
+                    specConstants(desc->pConstants, desc->pInputModule, desc->inputSize);
+        }
         auto module = std::make_unique<Module>(context, device);
         std::string text;
-        ze_result_t result = backend::buildModule(*module, desc->format, desc->pInputModule,
-                                                  desc->inputSize, flags, constants, &text);
-        // The pointers and the size were checked above: whatever else is
+        ze_result_t result = backend::buildModule(*module, desc->format, inputs, flags, &text);
+        // The pointers and the sizes were checked above: whatever else is
         // wrong with SPIR-V input (not SPIR-V at all, truncated, invalid) is
         // a module that does not build, as with Intel's driver.
         if (desc->format == ZE_MODULE_FORMAT_IL_SPIRV && result == ZE_RESULT_ERROR_INVALID_ARGUMENT)

@@ -54,13 +54,14 @@ ze_result_t loadPtx(Module &module, const char *ptx, std::vector<KernelInfo> ker
 
 // Of the build flags, the translation honours OpenCL's floating-point options
 // (math_options.hpp); the others are for a compiler this backend does not run.
-ze_result_t backend::buildModule(Module &module, ze_module_format_t format, const uint8_t *input,
-                                 size_t size, const std::string &flags,
-                                 const std::vector<SpecConstant> &specConstants, std::string *log) {
+ze_result_t backend::buildModule(Module &module, ze_module_format_t format,
+                                 const SpirvProgram &inputs, const std::string &flags,
+                                 std::string *log) {
     if (format == ZE_MODULE_FORMAT_NATIVE) {
         NativeContents contents;
         std::string reason;
-        if (!unpackNative(input, size, ze_cuda::ptxSignature(), &contents, &reason)) {
+        if (!unpackNative(inputs[0].spirv, inputs[0].size, ze_cuda::ptxSignature(), &contents,
+                          &reason)) {
             *log = "invalid native binary: " + reason + "\n";
             return ZE_RESULT_ERROR_INVALID_NATIVE_BINARY;
         }
@@ -68,8 +69,8 @@ ze_result_t backend::buildModule(Module &module, ze_module_format_t format, cons
         return loadPtx(module, ptx.c_str(), std::move(contents.kernels), log);
     }
     ze_cuda::PtxModule ptx;
-    ze_result_t result = ze_cuda::translateSpirvToPtx(input, size, specConstants, &ptx, log,
-                                                      ze_cuda::parseMathOptions(flags));
+    ze_result_t result =
+        ze_cuda::translateSpirvToPtx(inputs, &ptx, log, ze_cuda::parseMathOptions(flags));
     if (result != ZE_RESULT_SUCCESS)
         return result;
     return loadPtx(module, ptx.ptx.c_str(), std::move(ptx.kernels), log);

@@ -596,13 +596,11 @@ void keepDiagnosticsInTheLog(llvm::LLVMContext &context, std::string *log) {
 // Reads the SPIR-V and lowers it (lowerToPtx) with LLVM's fatal errors and
 // crashes contained (contained.hpp); with `onlyKernel`, the other kernels
 // are dropped first. False when LLVM stopped, its message in `fatal`.
-bool translateContained(const uint8_t *spirv, size_t size,
-                        const std::vector<ze_driver::SpecConstant> &specConstants,
-                        const MathOptions &math, const std::string *onlyKernel, PtxModule *out,
-                        std::string *log, ze_result_t *result, std::string *fatal) {
+bool translateContained(const ze_driver::SpirvProgram &program, const MathOptions &math,
+                        const std::string *onlyKernel, PtxModule *out, std::string *log,
+                        ze_result_t *result, std::string *fatal) {
     ze_driver::detail::SpirvModule read;
-    *result = ze_driver::detail::readSpirvModule(spirv, size, specConstants,
-                                                 /*opaquePointers=*/false, &read, log);
+    *result = ze_driver::detail::readSpirvModule(program, /*opaquePointers=*/false, &read, log);
     if (*result != ZE_RESULT_SUCCESS)
         return true;
     if (onlyKernel != nullptr) {
@@ -632,12 +630,11 @@ void fatalErrorOnBuiltin(const std::string &builtin) {
     injectedBuiltin = builtin;
 }
 
-ze_result_t translateSpirvToPtx(const uint8_t *spirv, size_t size,
-                                const std::vector<ze_driver::SpecConstant> &specConstants,
-                                PtxModule *out, std::string *log, const MathOptions &math) {
+ze_result_t translateSpirvToPtx(const ze_driver::SpirvProgram &program, PtxModule *out,
+                                std::string *log, const MathOptions &math) {
     ze_result_t result;
     std::string fatal;
-    if (translateContained(spirv, size, specConstants, math, nullptr, out, log, &result, &fatal))
+    if (translateContained(program, math, nullptr, out, log, &result, &fatal))
         return result;
     *log += "PTX translation: LLVM's code generation stopped" +
             (fatal.empty() ? std::string(" (it crashed)") : ": " + fatal) +
@@ -649,8 +646,8 @@ ze_result_t translateSpirvToPtx(const uint8_t *spirv, size_t size,
     {
         ze_driver::detail::SpirvModule read;
         std::string ignored;
-        if (ze_driver::detail::readSpirvModule(spirv, size, specConstants, false, &read,
-                                               &ignored) == ZE_RESULT_SUCCESS)
+        if (ze_driver::detail::readSpirvModule(program, false, &read, &ignored) ==
+            ZE_RESULT_SUCCESS)
             for (const ze_driver::KernelInfo &k : read.kernels)
                 names.push_back(k.name);
     }
@@ -658,8 +655,8 @@ ze_result_t translateSpirvToPtx(const uint8_t *spirv, size_t size,
         PtxModule alone;
         std::string aloneLog, aloneFatal;
         ze_result_t aloneResult;
-        if (!translateContained(spirv, size, specConstants, math, &names[i], &alone, &aloneLog,
-                                &aloneResult, &aloneFatal))
+        if (!translateContained(program, math, &names[i], &alone, &aloneLog, &aloneResult,
+                                &aloneFatal))
             *log += "PTX translation: kernel " + names[i] + ": " +
                     (aloneFatal.empty() ? std::string("LLVM crashed") : aloneFatal) + "\n";
     }

@@ -48,9 +48,15 @@ const char *libclcPath();
 // untranslatable SPIR-V, a builtin libclc does not define, or what the NVPTX
 // backend refuses. Thread-safe.
 // `math`: the build flags' floating-point options (math_options.hpp).
-ze_result_t translateSpirvToPtx(const uint8_t *spirv, size_t size,
-                                const std::vector<ze_driver::SpecConstant> &specConstants,
-                                PtxModule *out, std::string *log, const MathOptions &math = {});
+// A program of several modules is linked first (../program/spirv_linker.hpp).
+ze_result_t translateSpirvToPtx(const ze_driver::SpirvProgram &program, PtxModule *out,
+                                std::string *log, const MathOptions &math = {});
+inline ze_result_t translateSpirvToPtx(const uint8_t *spirv, size_t size,
+                                       const std::vector<ze_driver::SpecConstant> &specConstants,
+                                       PtxModule *out, std::string *log,
+                                       const MathOptions &math = {}) {
+    return translateSpirvToPtx({{spirv, size, specConstants}}, out, log, math);
+}
 
 // For the tests of the containment: from now on, code generation for a
 // module that calls `builtin` (a mangled name; "" stops it) ends in an LLVM

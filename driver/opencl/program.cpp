@@ -14,9 +14,9 @@ ModuleNative::~ModuleNative() {
         clReleaseProgram(program);
 }
 
-ze_result_t backend::buildModule(Module &module, ze_module_format_t format, const uint8_t *input,
-                                 size_t size, const std::string &buildFlags,
-                                 const std::vector<SpecConstant> &specConstants, std::string *log) {
+ze_result_t backend::buildModule(Module &module, ze_module_format_t format,
+                                 const SpirvProgram &inputs, const std::string &buildFlags,
+                                 std::string *log) {
     std::string flags = buildFlags;
     if (!options().buildOptions.empty())
         flags += " " + options().buildOptions;
@@ -24,8 +24,8 @@ ze_result_t backend::buildModule(Module &module, ze_module_format_t format, cons
     cl_device_id device = module.device()->native().id;
     ProgramBuildResult built =
         format == ZE_MODULE_FORMAT_IL_SPIRV
-            ? buildFromSpirv(context, device, input, size, flags.c_str(), specConstants)
-            : buildFromNative(context, device, input, size, flags.c_str());
+            ? buildFromSpirv(context, device, inputs, flags.c_str())
+            : buildFromNative(context, device, inputs[0].spirv, inputs[0].size, flags.c_str());
     module.native().program = built.program; // released with the module, built or not
     *log = std::move(built.log);
     if (built.result == ZE_RESULT_SUCCESS)

@@ -151,9 +151,8 @@ ProgramBuildResult buildOpenclProgram(cl_context context, cl_device_id device,
 
 } // namespace detail
 
-ProgramBuildResult buildFromSpirv(cl_context context, cl_device_id device, const uint8_t *spirv,
-                                  size_t size, const char *buildFlags,
-                                  const std::vector<SpecConstant> &specConstants) {
+ProgramBuildResult buildFromSpirv(cl_context context, cl_device_id device,
+                                  const SpirvProgram &program, const char *buildFlags) {
     ProgramBuildResult result;
     try {
         if (!context || !device) {
@@ -162,15 +161,14 @@ ProgramBuildResult buildFromSpirv(cl_context context, cl_device_id device, const
             return result;
         }
         // Not SPIR-V at all (or no bytes) is told before the bytes are read.
-        result.result = detail::checkSpirvHeader(spirv, size, &result.log);
+        result.result = detail::checkSpirvHeaders(program, &result.log);
         if (result.result != ZE_RESULT_SUCCESS)
             return result;
-        std::string key = detail::translationKey(spirv, size, specConstants);
+        std::string key = detail::translationKey(program);
         std::shared_ptr<const detail::CachedTranslation> translation = detail::findTranslation(key);
         if (translation == nullptr) {
             auto fresh = std::make_shared<detail::CachedTranslation>();
-            result.result =
-                detail::translateSpirv(spirv, size, specConstants, &fresh->module, &fresh->log);
+            result.result = detail::translateSpirv(program, &fresh->module, &fresh->log);
             result.log += fresh->log;
             if (result.result != ZE_RESULT_SUCCESS)
                 return result;

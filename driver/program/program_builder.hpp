@@ -25,7 +25,8 @@ enum class ArgKind {
 
 struct KernelArgInfo {
     ArgKind kind = ArgKind::Value;
-    size_t size = 0;      // bytes the caller passes: 8 for pointers and handles, 0 for local, sizeof(T) for values
+    size_t size =
+        0; // bytes the caller passes: 8 for pointers and handles, 0 for local, sizeof(T) for values
     std::string typeName; // the OpenCL C type name when the module records it, else ""
 };
 
@@ -44,11 +45,24 @@ struct SpecConstant {
     size_t size = 0;
 };
 
+// One SPIR-V module of a program: its bytes (the caller's, not copied) and
+// the specialization constants applied to it. A program of several modules
+// (ZE_experimental_module_program) is linked by SPIR-V's Import and Export
+// linkage; a module on its own is a program of one.
+struct SpirvInput {
+    const uint8_t *spirv = nullptr;
+    size_t size = 0;
+    std::vector<SpecConstant> specConstants;
+};
+using SpirvProgram = std::vector<SpirvInput>;
+
 struct ProgramBuildResult {
-    ze_result_t result = ZE_RESULT_ERROR_UNKNOWN; // ZE_RESULT_SUCCESS or ZE_RESULT_ERROR_MODULE_BUILD_FAILURE / INVALID_NATIVE_BINARY / ...
-    cl_program program = nullptr;                 // on success: owned by the caller (clReleaseProgram)
-    std::vector<KernelInfo> kernels;              // every kernel of the program, in module order
-    std::string log;                              // translator or OpenCL build log; also warnings on success
+    ze_result_t result =
+        ZE_RESULT_ERROR_UNKNOWN;     // ZE_RESULT_SUCCESS or ZE_RESULT_ERROR_MODULE_BUILD_FAILURE /
+                                     // INVALID_NATIVE_BINARY / ...
+    cl_program program = nullptr;    // on success: owned by the caller (clReleaseProgram)
+    std::vector<KernelInfo> kernels; // every kernel of the program, in module order
+    std::string log;                 // translator or OpenCL build log; also warnings on success
 };
 
 // Test hook for the translator's crash containment (ZE_OPENCL_FAULT=
@@ -56,13 +70,17 @@ struct ProgramBuildResult {
 // translator's contained call, and that build fails with a log.
 void crashNextTranslation();
 
-// SPIR-V -> (LLVMSPIRVLib readSpirv) SPIR 1.2 bitcode -> clCreateProgramWithBinary
-// + clBuildProgram("-x spir -spir-std=1.2" + the OpenCL options in buildFlags).
-// Build flags meant for Intel's compiler (-ze-*) are accepted and ignored.
-// Thread-safe.
-ProgramBuildResult buildFromSpirv(cl_context context, cl_device_id device, const uint8_t *spirv,
-                                  size_t size, const char *buildFlags,
-                                  const std::vector<SpecConstant> &specConstants);
+// SPIR-V -> (LLVMSPIRVLib readSpirv, modules linked) SPIR 1.2 bitcode ->
+// clCreateProgramWithBinary + clBuildProgram("-x spir -spir-std=1.2" + the
+// OpenCL options in buildFlags). Build flags meant for Intel's compiler
+// (-ze-*) are accepted and ignored. Thread-safe.
+ProgramBuildResult buildFromSpirv(cl_context context, cl_device_id device,
+                                  const SpirvProgram &program, const char *buildFlags);
+inline ProgramBuildResult buildFromSpirv(cl_context context, cl_device_id device,
+                                         const uint8_t *spirv, size_t size, const char *buildFlags,
+                                         const std::vector<SpecConstant> &specConstants) {
+    return buildFromSpirv(context, device, {{spirv, size, specConstants}}, buildFlags);
+}
 
 // The driver's native binary: a backend's program binary plus the kernel
 // metadata, in a versioned, checksummed container (native_binary.cpp), made

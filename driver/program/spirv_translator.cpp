@@ -7,10 +7,11 @@
 #include "kernel_metadata.hpp"
 #include "missing_builtins.hpp"
 #include "recursion_check.hpp"
+#include "spirv_linker.hpp"
 #include "spirv_relaxations.hpp"
 #include "sub_groups.hpp"
-#include "work_group_collectives.hpp"
 #include "translator_limits.hpp"
+#include "work_group_collectives.hpp"
 
 #include <LLVMSPIRVLib/LLVMSPIRVLib.h>
 #include <llvm/ADT/SmallVector.h>
@@ -127,6 +128,23 @@ ze_result_t validateSpirv(std::vector<uint32_t> &words, std::string *log) {
     return result;
 }
 
+// What module `index` of `program` says in the log: in a program of several
+// modules, each line behind the module's number.
+std::string ofModule(const SpirvProgram &program, size_t index, const std::string &text) {
+    if (program.size() == 1)
+        return text;
+    const std::string prefix = "SPIR-V module " + std::to_string(index + 1) + " of " +
+                               std::to_string(program.size()) + ": ";
+    std::string out;
+    for (size_t at = 0; at < text.size();) {
+        size_t end = text.find('\n', at);
+        end = end == std::string::npos ? text.size() : end + 1;
+        out += prefix + text.substr(at, end - at);
+        at = end;
+    }
+    return out;
+}
+
 } // namespace
 
 ze_result_t checkSpirvHeader(const uint8_t *spirv, size_t size, std::string *log) {
@@ -168,18 +186,33 @@ ze_result_t checkSpirvHeader(const uint8_t *spirv, size_t size, std::string *log
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t readSpirvModule(const uint8_t *spirv, size_t size,
-                            const std::vector<SpecConstant> &specConstants, bool opaquePointers,
-                            SpirvModule *out, std::string *log) {
-    ze_result_t result = checkSpirvHeader(spirv, size, log);
-    if (result != ZE_RESULT_SUCCESS)
-        return result;
+ze_result_t checkSpirvHeaders(const SpirvProgram &program, std::string *log) {
+    if (program.empty()) {
+        *log += "the program has no SPIR-V module\n";
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    for (size_t i = 0; i < program.size(); ++i) {
+        std::string own;
+        ze_result_t result = checkSpirvHeader(program[i].spirv, program[i].size, &own);
+        *log += ofModule(program, i, own);
+        if (result != ZE_RESULT_SUCCESS)
+            return result;
+    }
+    return ZE_RESULT_SUCCESS;
+}
 
+namespace {
+
+// One module of a program (its header checked): validated, translated into
+// `context` and verified. `*crashed` when the translator crashed on it (the
+// context is then not to be trusted).
+ze_result_t readOne(const SpirvInput &input, llvm::LLVMContext &context,
+                    std::unique_ptr<llvm::Module> *out, std::string *log, bool *crashed) {
     // A copy: the caller's bytes need not be 4-byte aligned.
-    std::vector<uint32_t> words(size / sizeof(uint32_t));
-    std::memcpy(words.data(), spirv, size);
+    std::vector<uint32_t> words(input.size / sizeof(uint32_t));
+    std::memcpy(words.data(), input.spirv, input.size);
     repairBeforeValidation(words, log);
-    result = validateSpirv(words, log);
+    ze_result_t result = validateSpirv(words, log);
     if (result != ZE_RESULT_SUCCESS)
         return result;
     result = checkTranslatorLimits(words, log);
@@ -197,21 +230,13 @@ ze_result_t readSpirvModule(const uint8_t *spirv, size_t size,
     // type names as OpStrings gets them back exactly; without them the
     // translator falls back to the names it derives from the types.
     options.setPreserveOCLKernelArgTypeMetadataThroughString(true);
-    for (const SpecConstant &constant : specConstants)
+    for (const SpecConstant &constant : input.specConstants)
         options.setSpecConst(constant.id, constant.value);
 
-    // One context per translation: LLVMContexts are independent, so only the
-    // translator call itself needs the lock.
-    // On the heap, so that a crash can leave it, and what the translator had
-    // built in it, unreleased.
-    auto context = std::make_unique<llvm::LLVMContext>();
-    // LLVM 15 defaults to opaque pointers unless told otherwise before the
-    // first pointer type is created.
-    context->setOpaquePointers(opaquePointers);
-
     // The words as repaired, not the caller's bytes.
-    std::string input(reinterpret_cast<const char *>(words.data()), words.size() * sizeof(uint32_t));
-    std::istringstream stream(input);
+    std::string bytes(reinterpret_cast<const char *>(words.data()),
+                      words.size() * sizeof(uint32_t));
+    std::istringstream stream(bytes);
     llvm::Module *rawModule = nullptr;
     std::string error;
     bool translated = false;
@@ -223,9 +248,9 @@ ze_result_t readSpirvModule(const uint8_t *spirv, size_t size,
         if (!contained([&] {
                 if (crashNext.exchange(false))
                     std::raise(SIGSEGV);
-                translated = llvm::readSpirv(*context, options, stream, rawModule, error);
+                translated = llvm::readSpirv(context, options, stream, rawModule, error);
             })) {
-            abandon(std::move(context));
+            *crashed = true;
             *log += "SPIR-V translation failed: internal error in the SPIR-V translator "
                     "(LLVMSPIRVLib): it crashed on this module; the process goes on\n";
             return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
@@ -238,13 +263,54 @@ ze_result_t readSpirvModule(const uint8_t *spirv, size_t size,
     }
 
     // The device compilers are built with assertions too; IR the verifier
-    // rejects must not reach them.
+    // rejects must not reach them (nor the linker).
     std::string verifierMessage;
     llvm::raw_string_ostream verifierStream(verifierMessage);
     if (llvm::verifyModule(*module, &verifierStream)) {
         *log += "SPIR-V translation produced invalid LLVM IR: " + verifierStream.str() + "\n";
         return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
     }
+    *out = std::move(module);
+    return ZE_RESULT_SUCCESS;
+}
+
+} // namespace
+
+ze_result_t readSpirvModule(const SpirvProgram &program, bool opaquePointers, SpirvModule *out,
+                            std::string *log) {
+    ze_result_t result = checkSpirvHeaders(program, log);
+    if (result != ZE_RESULT_SUCCESS)
+        return result;
+    // One context per translation: LLVMContexts are independent, so only the
+    // translator call itself needs the lock. On the heap, so that a crash can
+    // leave it, and what the translator had built in it, unreleased.
+    auto context = std::make_unique<llvm::LLVMContext>();
+    // LLVM 15 defaults to opaque pointers unless told otherwise before the
+    // first pointer type is created.
+    context->setOpaquePointers(opaquePointers);
+
+    std::vector<std::unique_ptr<llvm::Module>> modules;
+    for (size_t i = 0; i < program.size(); ++i) {
+        std::string own;
+        std::unique_ptr<llvm::Module> module;
+        bool crashed = false;
+        result = readOne(program[i], *context, &module, &own, &crashed);
+        *log += ofModule(program, i, own);
+        if (crashed) {
+            for (auto &read : modules)
+                (void)read.release();
+            abandon(std::move(context));
+            return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+        }
+        if (result != ZE_RESULT_SUCCESS)
+            return result;
+        modules.push_back(std::move(module));
+    }
+    std::unique_ptr<llvm::Module> module = std::move(modules.front());
+    modules.erase(modules.begin());
+    result = linkSpirvModules(*module, std::move(modules), log);
+    if (result != ZE_RESULT_SUCCESS)
+        return result;
 
     std::string recursion = findRecursion(*module);
     if (!recursion.empty()) {
@@ -257,16 +323,13 @@ ze_result_t readSpirvModule(const uint8_t *spirv, size_t size,
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t translateSpirv(const uint8_t *spirv, size_t size,
-                           const std::vector<SpecConstant> &specConstants, TranslatedModule *out,
-                           std::string *log) {
+ze_result_t translateSpirv(const SpirvProgram &program, TranslatedModule *out, std::string *log) {
     // SPIR 1.2 is defined on typed pointers, so that is what the bitcode
     // handed over as SPIR carries. (PoCL 3.1 on LLVM 15 was measured to build
     // and run these kernels from opaque-pointer bitcode too, but other SPIR
     // consumers need not.)
     SpirvModule read;
-    ze_result_t result =
-        readSpirvModule(spirv, size, specConstants, /*opaquePointers=*/false, &read, log);
+    ze_result_t result = readSpirvModule(program, /*opaquePointers=*/false, &read, log);
     if (result != ZE_RESULT_SUCCESS)
         return result;
     llvm::Module &module = *read.module;
@@ -286,6 +349,8 @@ ze_result_t translateSpirv(const uint8_t *spirv, size_t size,
 
 } // namespace detail
 
-void crashNextTranslation() { detail::crashNext.store(true); }
+void crashNextTranslation() {
+    detail::crashNext.store(true);
+}
 
 } // namespace ze_driver

@@ -1,6 +1,5 @@
 #include "translation_cache.hpp"
 
-#include <cstring>
 #include <list>
 #include <mutex>
 #include <unordered_map>
@@ -32,14 +31,21 @@ Cache &cache() {
 
 } // namespace
 
-std::string translationKey(const uint8_t *spirv, size_t size,
-                           const std::vector<SpecConstant> &specConstants) {
-    std::string key(reinterpret_cast<const char *>(spirv), size);
-    for (const SpecConstant &c : specConstants) {
-        char bytes[sizeof(c.id) + sizeof(c.value)];
-        std::memcpy(bytes, &c.id, sizeof(c.id));
-        std::memcpy(bytes + sizeof(c.id), &c.value, sizeof(c.value));
-        key.append(bytes, sizeof(bytes));
+std::string translationKey(const SpirvProgram &program) {
+    std::string key;
+    // Each part behind its length, so that no two programs share a key.
+    auto append = [&key](const void *bytes, size_t size) {
+        key.append(reinterpret_cast<const char *>(&size), sizeof(size));
+        key.append(static_cast<const char *>(bytes), size);
+    };
+    for (const SpirvInput &input : program) {
+        append(input.spirv, input.size);
+        std::string constants;
+        for (const SpecConstant &c : input.specConstants) {
+            constants.append(reinterpret_cast<const char *>(&c.id), sizeof(c.id));
+            constants.append(reinterpret_cast<const char *>(&c.value), sizeof(c.value));
+        }
+        append(constants.data(), constants.size());
     }
     return key;
 }

@@ -18,9 +18,9 @@ struct CachedTranslation {
     std::string log; // what the translation appended to the build log
 };
 
-// The cache key: the SPIR-V bytes and the specialization constants applied.
-std::string translationKey(const uint8_t *spirv, size_t size,
-                           const std::vector<SpecConstant> &specConstants);
+// The cache key: each module's SPIR-V bytes and the specialization
+// constants applied to it.
+std::string translationKey(const SpirvProgram &program);
 
 // The process's cache, bounded to kTranslationCacheBytes (keys and bitcode),
 // least recently used first out. Thread-safe.

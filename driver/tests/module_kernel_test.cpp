@@ -1040,5 +1040,218 @@ TEST_F(ModuleTest, GroupSizeBeyondTheDeviceLimit) {
                      zeKernelSetGroupSize(kernel, compute.maxTotalGroupSize, 2, 1));
 }
 
+// ---------------------------------------------------------------------------
+// Programs of several modules (ZE_experimental_module_program): one module
+// built from SPIR-V modules linked by their Import and Export linkage.
+
+class ModuleProgramTest : public ModuleTest {
+  protected:
+    void SetUp() override {
+        ASSERT_NO_FATAL_FAILURE(ModuleTest::SetUp());
+        library_ = loadSpirv("linked_library");
+        kernels_ = loadSpirv("linked_kernels");
+        ASSERT_FALSE(library_.empty());
+        ASSERT_FALSE(kernels_.empty());
+    }
+
+    // zeModuleCreate of `parts` linked, each with its constants (or none);
+    // the build log in `logText` where it is readable.
+    ze_result_t createProgram(const std::vector<const std::vector<uint8_t> *> &parts,
+                              Module &module, std::string *logText = nullptr,
+                              std::vector<const ze_module_constants_t *> constants = {}) {
+        std::vector<const uint8_t *> inputs;
+        std::vector<size_t> sizes;
+        std::vector<const char *> flags;
+        for (const auto *part : parts) {
+            inputs.push_back(part->data());
+            sizes.push_back(part->size());
+            flags.push_back("");
+        }
+        ze_module_program_exp_desc_t program = {ZE_STRUCTURE_TYPE_MODULE_PROGRAM_EXP_DESC};
+        program.count = static_cast<uint32_t>(parts.size());
+        program.inputSizes = sizes.data();
+        program.pInputModules = inputs.data();
+        program.pBuildFlags = flags.data();
+        program.pConstants = constants.empty() ? nullptr : constants.data();
+        ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC, &program};
+        desc.format = ZE_MODULE_FORMAT_IL_SPIRV;
+        // Ignored with a program, as the extension says; set as frameworks do.
+        desc.inputSize = sizes.empty() ? 0 : sizes[0];
+        desc.pInputModule = inputs.empty() ? nullptr : inputs[0];
+        desc.pBuildFlags = "";
+        const bool withLog = buildLogOfAFailedBuildIsUsable();
+        BuildLog log;
+        const ze_result_t r =
+            zeModuleCreate(context_, device_, &desc, module.out(), withLog ? log.out() : nullptr);
+        if (logText != nullptr && withLog)
+            *logText = buildLogText(log);
+        return r;
+    }
+
+    // apply_scaled computes 3x + 2 * bias through the library's function and
+    // variable; read_bias reads the variable.
+    void checkLinkedKernels(ze_module_handle_t module) {
+        constexpr size_t n = 64;
+        Kernel apply, read;
+        ASSERT_NO_FATAL_FAILURE(loadKernel(apply, module, "apply_scaled", 16));
+        ASSERT_NO_FATAL_FAILURE(loadKernel(read, module, "read_bias", 1));
+        UsmBuffer<int> data, bias;
+        ASSERT_NO_FATAL_FAILURE(allocate(data, UsmKind::Shared, n));
+        ASSERT_NO_FATAL_FAILURE(allocate(bias, UsmKind::Shared, 1));
+        for (size_t i = 0; i < n; ++i)
+            data[i] = testValue(i);
+        bias[0] = 0;
+        ASSERT_ZE_SUCCESS(setArgs(apply, {usm(data)}));
+        ASSERT_ZE_SUCCESS(setArgs(read, {usm(bias)}));
+        ASSERT_ZE_SUCCESS(launch(list_, apply, {uint32_t(n / 16), 1, 1}));
+        ASSERT_ZE_SUCCESS(launch(list_, read, {1, 1, 1}));
+        ASSERT_NO_FATAL_FAILURE(sync());
+        for (size_t i = 0; i < n; ++i)
+            ASSERT_EQ(data[i], 3 * testValue(i) + 14) << i;
+        EXPECT_EQ(bias[0], 7);
+    }
+
+    std::vector<uint8_t> library_, kernels_;
+};
+
+TEST_F(ModuleProgramTest, ExtensionIsAnnounced) {
+    uint32_t count = 0;
+    ASSERT_ZE_SUCCESS(zeDriverGetExtensionProperties(driver_, &count, nullptr));
+    std::vector<ze_driver_extension_properties_t> extensions(count);
+    ASSERT_ZE_SUCCESS(zeDriverGetExtensionProperties(driver_, &count, extensions.data()));
+    bool found = false;
+    for (const auto &e : extensions)
+        if (std::string(e.name) == ZE_MODULE_PROGRAM_EXP_NAME) {
+            found = true;
+            EXPECT_EQ(e.version, uint32_t(ZE_MODULE_PROGRAM_EXP_VERSION_1_0));
+        }
+    EXPECT_TRUE(found);
+}
+
+// A kernel module calls a function and reads a variable of a library module
+// without kernels, whichever comes first.
+TEST_F(ModuleProgramTest, ImportsAreBoundToExportsInEitherOrder) {
+    for (bool libraryFirst : {false, true}) {
+        SCOPED_TRACE(libraryFirst ? "library first" : "kernels first");
+        Module module;
+        std::string log;
+        const ze_result_t r = libraryFirst ? createProgram({&library_, &kernels_}, module, &log)
+                                           : createProgram({&kernels_, &library_}, module, &log);
+        ASSERT_ZE_SUCCESS(r) << log;
+        uint32_t count = 0;
+        ASSERT_ZE_SUCCESS(zeModuleGetKernelNames(module, &count, nullptr));
+        EXPECT_EQ(count, 2u);
+        ASSERT_NO_FATAL_FAILURE(checkLinkedKernels(module));
+    }
+}
+
+// Three modules, the specialization constants of each applied to it alone.
+TEST_F(ModuleProgramTest, EachModuleHasItsOwnConstants) {
+    const std::vector<uint8_t> spec = loadSpirv("spec_constants");
+    ASSERT_FALSE(spec.empty());
+    const uint32_t ids[] = {7, 9};
+    const int32_t v7 = -1234;
+    const int64_t v9 = int64_t(1) << 40;
+    const void *values[] = {&v7, &v9};
+    const ze_module_constants_t constants = {2, ids, values};
+    Module module;
+    std::string log;
+    ASSERT_ZE_SUCCESS(
+        createProgram({&library_, &spec, &kernels_}, module, &log, {nullptr, &constants, nullptr}))
+        << log;
+    ASSERT_NO_FATAL_FAILURE(checkLinkedKernels(module));
+    Kernel kernel;
+    ASSERT_NO_FATAL_FAILURE(loadKernel(kernel, module, "spec_values", 1));
+    UsmBuffer<int64_t> out;
+    ASSERT_NO_FATAL_FAILURE(allocate(out, UsmKind::Shared, 2));
+    out[0] = out[1] = 0;
+    ASSERT_ZE_SUCCESS(setArgs(kernel, {usm(out)}));
+    ASSERT_ZE_SUCCESS(launch(list_, kernel, {1, 1, 1}));
+    ASSERT_NO_FATAL_FAILURE(sync());
+    EXPECT_EQ(out[0], -1234);
+    EXPECT_EQ(out[1], int64_t(1) << 40);
+}
+
+// What does not link fails the build, the log naming the symbol: an import
+// nobody exports, a symbol two modules export.
+TEST_F(ModuleProgramTest, WhatDoesNotLinkFailsNamingTheSymbol) {
+    {
+        SCOPED_TRACE("imports without their exports");
+        const std::vector<uint8_t> basic = loadSpirv("basic");
+        Module module;
+        std::string log;
+        EXPECT_ZE_RESULT(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE,
+                         createProgram({&kernels_, &basic}, module, &log));
+        if (buildLogOfAFailedBuildIsUsable())
+            EXPECT_TRUE(log.find("scaled") != std::string::npos ||
+                        log.find("bias") != std::string::npos)
+                << log;
+    }
+    {
+        SCOPED_TRACE("exported twice");
+        Module module;
+        std::string log;
+        EXPECT_ZE_RESULT(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE,
+                         createProgram({&kernels_, &library_, &library_}, module, &log));
+        if (buildLogOfAFailedBuildIsUsable()) {
+            EXPECT_NE(log.find("SPIR-V module 3"), std::string::npos) << log;
+            EXPECT_TRUE(log.find("'scaled'") != std::string::npos ||
+                        log.find("'bias'") != std::string::npos)
+                << log;
+        }
+    }
+    // The context is still usable.
+    Module module;
+    ASSERT_ZE_SUCCESS(createProgram({&kernels_, &library_}, module));
+    ASSERT_NO_FATAL_FAILURE(checkLinkedKernels(module));
+}
+
+// Wrong descriptions are refused with the result that says what is wrong;
+// a module that is not SPIR-V is named in the log.
+TEST_F(ModuleProgramTest, BadDescriptionsAreRefused) {
+    const uint8_t *inputs[] = {kernels_.data(), library_.data()};
+    size_t sizes[] = {kernels_.size(), library_.size()};
+    ze_module_program_exp_desc_t program = {ZE_STRUCTURE_TYPE_MODULE_PROGRAM_EXP_DESC};
+    program.count = 2;
+    program.inputSizes = sizes;
+    program.pInputModules = inputs;
+    ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC, &program};
+    desc.format = ZE_MODULE_FORMAT_IL_SPIRV;
+    desc.inputSize = kernels_.size();
+    desc.pInputModule = kernels_.data();
+    desc.pBuildFlags = "";
+    auto create = [&] {
+        ze_module_handle_t module = nullptr;
+        const ze_result_t r = zeModuleCreate(context_, device_, &desc, &module, nullptr);
+        if (r == ZE_RESULT_SUCCESS)
+            zeModuleDestroy(module);
+        return r;
+    };
+    program.count = 0;
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_SIZE, create());
+    program.count = 2;
+    program.pInputModules = nullptr;
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER, create());
+    program.pInputModules = inputs;
+    inputs[1] = nullptr;
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER, create());
+    inputs[1] = library_.data();
+    sizes[1] = 0;
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_SIZE, create());
+    sizes[1] = library_.size();
+    desc.format = ZE_MODULE_FORMAT_NATIVE;
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT, create());
+    desc.format = ZE_MODULE_FORMAT_IL_SPIRV;
+    EXPECT_ZE_SUCCESS(create());
+
+    std::vector<uint8_t> garbage(64, 0x5a);
+    Module module;
+    std::string log;
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE,
+                     createProgram({&kernels_, &garbage}, module, &log));
+    if (buildLogOfAFailedBuildIsUsable())
+        EXPECT_NE(log.find("SPIR-V module 2 of 2: input is not SPIR-V"), std::string::npos) << log;
+}
+
 } // namespace
 } // namespace zetest

@@ -559,6 +559,54 @@ TEST_F(CudaKernels, ProgramWithoutKernelsBuilds) {
     EXPECT_EQ(count, 0u);
 }
 
+// A program of two modules (ZE_experimental_module_program): the kernel
+// module's function and variable imports are bound to the library module's
+// exports, and the variable has one address.
+TEST_F(CudaKernels, ProgramOfTwoModulesIsLinked) {
+    std::vector<uint8_t> kernels = loadSpirv("linked_kernels");
+    std::vector<uint8_t> library = loadSpirv("linked_library");
+    const uint8_t *inputs[] = {kernels.data(), library.data()};
+    const size_t sizes[] = {kernels.size(), library.size()};
+    ze_module_program_exp_desc_t program = {ZE_STRUCTURE_TYPE_MODULE_PROGRAM_EXP_DESC};
+    program.count = 2;
+    program.inputSizes = sizes;
+    program.pInputModules = inputs;
+    ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC, &program};
+    desc.format = ZE_MODULE_FORMAT_IL_SPIRV;
+    desc.inputSize = sizes[0];
+    desc.pInputModule = inputs[0];
+    modules_.emplace_back();
+    ASSERT_ZE_SUCCESS(zeModuleCreate(context_, device_, &desc, modules_.back().out(), nullptr));
+    ze_module_handle_t m = modules_.back();
+
+    constexpr uint32_t n = 256;
+    std::vector<int> in(n);
+    for (uint32_t i = 0; i < n; ++i)
+        in[i] = int(i * 37) - 4000;
+    int *data = deviceWith(in);
+    void *pdata = data;
+    ze_kernel_handle_t apply = kernel(m, "apply_scaled", 64);
+    ASSERT_ZE_SUCCESS(setArgs(apply, {pointer(pdata)}));
+    ASSERT_ZE_SUCCESS(launch(list_, apply, {n / 64, 1, 1}));
+    std::vector<int> out = read(data, n);
+    for (uint32_t i = 0; i < n; ++i)
+        ASSERT_EQ(out[i], 3 * in[i] + 14) << i;
+
+    // The library's variable, written through its address, is what the
+    // kernel module reads.
+    void *bias = nullptr;
+    ASSERT_ZE_SUCCESS(zeModuleGetGlobalPointer(m, "bias", nullptr, &bias));
+    const int newBias = -21;
+    ASSERT_ZE_SUCCESS(
+        zeCommandListAppendMemoryCopy(list_, bias, &newBias, sizeof(int), nullptr, 0, nullptr));
+    int *seen = device<int>(1);
+    void *pseen = seen;
+    ze_kernel_handle_t readBias = kernel(m, "read_bias", 1);
+    ASSERT_ZE_SUCCESS(setArgs(readBias, {pointer(pseen)}));
+    ASSERT_ZE_SUCCESS(launch(list_, readBias, {1, 1, 1}));
+    EXPECT_EQ(read(seen, 1)[0], newBias);
+}
+
 // mul24 and mad24 on operands beyond 24 bits compute the full product, as
 // PoCL and NVIDIA's OpenCL do.
 TEST_F(CudaKernels, Mul24IsTheFullProduct) {

@@ -82,6 +82,13 @@ TEST(PtxTranslation, EveryTestKernelBecomesPtxThatPtxasAccepts) {
             EXPECT_NE(log.find("not_defined_anywhere"), std::string::npos) << log;
             continue;
         }
+        if (file.find("/linked_kernels.spv") != std::string::npos) {
+            // Half of a program of two modules (ProgramOfTwoModules below):
+            // alone, what it imports is missing.
+            EXPECT_EQ(result, ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
+            EXPECT_NE(log.find("scaled"), std::string::npos) << log;
+            continue;
+        }
         if (file.find("/images.spv") != std::string::npos) {
             // The CUDA backend has no images (documented): refused, by name.
             EXPECT_EQ(result, ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
@@ -116,6 +123,42 @@ std::vector<uint8_t> testKernel(const std::string &name) {
             file.compare(file.size() - name.size(), name.size(), name) == 0)
             return readFile(file);
     return {};
+}
+
+// A program of two modules (ZE_experimental_module_program): the kernels'
+// imports bound to the library's exports, one PTX module ptxas accepts; a
+// symbol two modules export fails, by name.
+TEST(PtxTranslation, ProgramOfTwoModules) {
+    std::vector<uint8_t> kernels = testKernel("/linked_kernels.spv");
+    std::vector<uint8_t> library = testKernel("/linked_library.spv");
+    ASSERT_FALSE(kernels.empty());
+    ASSERT_FALSE(library.empty());
+    ze_cuda::PtxModule ptx;
+    std::string log;
+    ASSERT_EQ(ze_cuda::translateSpirvToPtx({{kernels.data(), kernels.size(), {}},
+                                            {library.data(), library.size(), {}}},
+                                           &ptx, &log),
+              ZE_RESULT_SUCCESS)
+        << log;
+    ASSERT_EQ(ptx.kernels.size(), 2u);
+    EXPECT_NE(ptx.ptx.find(".entry apply_scaled("), std::string::npos) << ptx.ptx;
+    EXPECT_NE(ptx.ptx.find(".entry read_bias("), std::string::npos) << ptx.ptx;
+    // The variable is defined once, visible (zeModuleGetGlobalPointer finds it).
+    EXPECT_NE(ptx.ptx.find(".visible .global .align 4 .u32 bias"), std::string::npos) << ptx.ptx;
+    if (*PTXAS_PATH != '\0')
+        EXPECT_EQ(ptxas(ptx.ptx, "program"), "");
+
+    ze_cuda::PtxModule twice;
+    std::string twiceLog;
+    EXPECT_EQ(ze_cuda::translateSpirvToPtx({{kernels.data(), kernels.size(), {}},
+                                            {library.data(), library.size(), {}},
+                                            {library.data(), library.size(), {}}},
+                                           &twice, &twiceLog),
+              ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
+    EXPECT_NE(twiceLog.find("SPIR-V module 3"), std::string::npos) << twiceLog;
+    EXPECT_TRUE(twiceLog.find("'scaled'") != std::string::npos ||
+                twiceLog.find("'bias'") != std::string::npos)
+        << twiceLog;
 }
 
 // native_* and half_* on the GPU's approximate instructions (libclc-15's
