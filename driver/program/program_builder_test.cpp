@@ -568,6 +568,35 @@ TEST_F(ProgramBuilderTest, IncompleteInterfaceListIsCompleted) {
     EXPECT_EQ(runWordWriter(built.r.program, "read_table"), 11u);
 }
 
+// SPV_INTEL_memory_access_aliasing's alias scopes (on loads, a store and a
+// decoration) are optimisation hints the validator rejects: they are left out,
+// the log says so, and the kernel computes what it says.
+TEST_F(ProgramBuilderTest, MemoryAliasingHintsAreLeftOut) {
+    std::vector<uint8_t> spirv = readFile(ALIAS_SCOPES_SPV);
+    ASSERT_FALSE(spirv.empty());
+    Built built(build(spirv));
+    ASSERT_EQ(built.r.result, ZE_RESULT_SUCCESS) << built.r.log;
+    EXPECT_NE(built.r.log.find("SPV_INTEL_memory_access_aliasing"), std::string::npos)
+        << built.r.log;
+    constexpr size_t n = 256;
+    cl_uint *out = svmAlloc<cl_uint>(n), *in = svmAlloc<cl_uint>(2 * n);
+    ASSERT_TRUE(out && in);
+    for (size_t i = 0; i < 2 * n; ++i)
+        in[i] = static_cast<cl_uint>(i * 7919 % 1000);
+    cl_kernel kernel = createKernel(built.r.program, "alias_scaled");
+    ASSERT_NE(kernel, nullptr);
+    const cl_ulong count = n;
+    ASSERT_EQ(clSetKernelArgSVMPointer(kernel, 0, out), CL_SUCCESS);
+    ASSERT_EQ(clSetKernelArgSVMPointer(kernel, 1, in), CL_SUCCESS);
+    ASSERT_EQ(clSetKernelArg(kernel, 2, sizeof(count), &count), CL_SUCCESS);
+    run(kernel, n);
+    for (size_t i = 0; i < n; ++i)
+        ASSERT_EQ(out[i], 2 * in[i] + in[i + n]) << i;
+    clReleaseKernel(kernel);
+    clSVMFree(context_, out);
+    clSVMFree(context_, in);
+}
+
 // A module without kernels is a valid module (of functions only).
 TEST_F(ProgramBuilderTest, ModuleWithoutEntryPointsHasNoKernels) {
     std::vector<uint8_t> spirv = readFile(SPEC_CONSTANT_SPV);

@@ -16,6 +16,8 @@ namespace ze_driver {
 namespace detail {
 
 // Repairs `words` in place:
+// - SPV_INTEL_memory_access_aliasing: its alias scopes, optimisation hints
+//   the validator of SPIRV-Tools 2023.1 rejects, are left out.
 // - SPIR-V 1.4 and later: every entry point's interface list gets the
 //   module's global variables it lacks (1.4 made the list cover every global,
 //   and producers still list only the Input ones, as 1.0-1.3 required).
