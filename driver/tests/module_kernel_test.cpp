@@ -1054,38 +1054,10 @@ class ModuleProgramTest : public ModuleTest {
         ASSERT_FALSE(kernels_.empty());
     }
 
-    // zeModuleCreate of `parts` linked, each with its constants (or none);
-    // the build log in `logText` where it is readable.
     ze_result_t createProgram(const std::vector<const std::vector<uint8_t> *> &parts,
                               Module &module, std::string *logText = nullptr,
                               std::vector<const ze_module_constants_t *> constants = {}) {
-        std::vector<const uint8_t *> inputs;
-        std::vector<size_t> sizes;
-        std::vector<const char *> flags;
-        for (const auto *part : parts) {
-            inputs.push_back(part->data());
-            sizes.push_back(part->size());
-            flags.push_back("");
-        }
-        ze_module_program_exp_desc_t program = {ZE_STRUCTURE_TYPE_MODULE_PROGRAM_EXP_DESC};
-        program.count = static_cast<uint32_t>(parts.size());
-        program.inputSizes = sizes.data();
-        program.pInputModules = inputs.data();
-        program.pBuildFlags = flags.data();
-        program.pConstants = constants.empty() ? nullptr : constants.data();
-        ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC, &program};
-        desc.format = ZE_MODULE_FORMAT_IL_SPIRV;
-        // Ignored with a program, as the extension says; set as frameworks do.
-        desc.inputSize = sizes.empty() ? 0 : sizes[0];
-        desc.pInputModule = inputs.empty() ? nullptr : inputs[0];
-        desc.pBuildFlags = "";
-        const bool withLog = buildLogOfAFailedBuildIsUsable();
-        BuildLog log;
-        const ze_result_t r =
-            zeModuleCreate(context_, device_, &desc, module.out(), withLog ? log.out() : nullptr);
-        if (logText != nullptr && withLog)
-            *logText = buildLogText(log);
-        return r;
+        return createProgramModule(context_, device_, parts, module, logText, constants);
     }
 
     // apply_scaled computes 3x + 2 * bias through the library's function and

@@ -291,6 +291,42 @@ inline ze_result_t createModule(ze_context_handle_t context, ze_device_handle_t 
     return r;
 }
 
+// Creates one module of the SPIR-V modules `parts` linked
+// (ze_module_program_exp_desc_t), each with its constants (or none); the
+// build log in `logText` where it is readable.
+inline ze_result_t createProgramModule(ze_context_handle_t context, ze_device_handle_t device,
+                                       const std::vector<const std::vector<uint8_t> *> &parts,
+                                       Module &module, std::string *logText = nullptr,
+                                       std::vector<const ze_module_constants_t *> constants = {}) {
+    std::vector<const uint8_t *> inputs;
+    std::vector<size_t> sizes;
+    std::vector<const char *> flags;
+    for (const auto *part : parts) {
+        inputs.push_back(part->data());
+        sizes.push_back(part->size());
+        flags.push_back("");
+    }
+    ze_module_program_exp_desc_t program = {ZE_STRUCTURE_TYPE_MODULE_PROGRAM_EXP_DESC};
+    program.count = static_cast<uint32_t>(parts.size());
+    program.inputSizes = sizes.data();
+    program.pInputModules = inputs.data();
+    program.pBuildFlags = flags.data();
+    program.pConstants = constants.empty() ? nullptr : constants.data();
+    ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC, &program};
+    desc.format = ZE_MODULE_FORMAT_IL_SPIRV;
+    // Ignored with a program, as the extension says; set as frameworks do.
+    desc.inputSize = sizes.empty() ? 0 : sizes[0];
+    desc.pInputModule = inputs.empty() ? nullptr : inputs[0];
+    desc.pBuildFlags = "";
+    const bool withLog = buildLogOfAFailedBuildIsUsable();
+    BuildLog log;
+    const ze_result_t r =
+        zeModuleCreate(context, device, &desc, module.out(), withLog ? log.out() : nullptr);
+    if (logText != nullptr && withLog)
+        *logText = buildLogText(log);
+    return r;
+}
+
 inline ze_result_t createKernel(ze_module_handle_t module, const char *name, Kernel &kernel) {
     ze_kernel_desc_t desc = {ZE_STRUCTURE_TYPE_KERNEL_DESC};
     desc.pKernelName = name;

@@ -565,18 +565,11 @@ TEST_F(CudaKernels, ProgramWithoutKernelsBuilds) {
 TEST_F(CudaKernels, ProgramOfTwoModulesIsLinked) {
     std::vector<uint8_t> kernels = loadSpirv("linked_kernels");
     std::vector<uint8_t> library = loadSpirv("linked_library");
-    const uint8_t *inputs[] = {kernels.data(), library.data()};
-    const size_t sizes[] = {kernels.size(), library.size()};
-    ze_module_program_exp_desc_t program = {ZE_STRUCTURE_TYPE_MODULE_PROGRAM_EXP_DESC};
-    program.count = 2;
-    program.inputSizes = sizes;
-    program.pInputModules = inputs;
-    ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC, &program};
-    desc.format = ZE_MODULE_FORMAT_IL_SPIRV;
-    desc.inputSize = sizes[0];
-    desc.pInputModule = inputs[0];
     modules_.emplace_back();
-    ASSERT_ZE_SUCCESS(zeModuleCreate(context_, device_, &desc, modules_.back().out(), nullptr));
+    std::string log;
+    ASSERT_ZE_SUCCESS(
+        createProgramModule(context_, device_, {&kernels, &library}, modules_.back(), &log))
+        << log;
     ze_module_handle_t m = modules_.back();
 
     constexpr uint32_t n = 256;
