@@ -48,13 +48,19 @@ ze_result_t linkSpirvModules(llvm::Module &into, std::vector<std::unique_ptr<llv
         info.print(printer);
         stream << "\n";
     };
+    // The context outlives `messages`: its handler is put back afterwards.
+    auto previous = context.getDiagnosticHandlerCallBack();
+    void *previousContext = context.getDiagnosticContext();
     context.setDiagnosticHandlerCallBack(handler, &messages);
-    for (size_t i = 0; i < others.size(); ++i) {
-        if (llvm::Linker::linkModules(into, std::move(others[i]))) {
-            *log += "linking SPIR-V module " + std::to_string(i + 2) +
-                    " into the program failed: " + messages;
-            return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
-        }
+    size_t failed = 0; // the 1-based position in `others` of a module that did not link
+    for (size_t i = 0; i < others.size() && failed == 0; ++i)
+        if (llvm::Linker::linkModules(into, std::move(others[i])))
+            failed = i + 1;
+    context.setDiagnosticHandlerCallBack(previous, previousContext);
+    if (failed != 0) {
+        *log += "linking SPIR-V module " + std::to_string(failed + 1) +
+                " into the program failed: " + messages;
+        return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
     }
     *log += messages; // warnings
     dropRepeatedRecords(into);
