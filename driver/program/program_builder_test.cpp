@@ -462,6 +462,36 @@ TEST_F(ProgramBuilderTest, NonzeroSchemaWordIsInvalidArgument) {
     }
 }
 
+// A module declaring an extension the translator does not know: the
+// validator accepts any name, the translator would end the process (found by
+// tests/fuzz/module_create). Refused, by name; the same module with a name
+// the translator knows builds.
+TEST_F(ProgramBuilderTest, UnknownExtensionIsRefusedByName) {
+    auto withExtension = [](const std::string &name) {
+        std::vector<uint32_t> words(kernelsSpv_.size() / 4);
+        std::memcpy(words.data(), kernelsSpv_.data(), kernelsSpv_.size());
+        std::vector<uint32_t> instruction(name.size() / 4 + 2, 0);
+        std::memcpy(&instruction[1], name.data(), name.size());
+        instruction[0] = (static_cast<uint32_t>(instruction.size()) << 16) | 10; // OpExtension
+        // After the capabilities, where extensions go.
+        size_t at = 5;
+        for (const detail::SpirvInstruction &inst : detail::spirvInstructions(words))
+            if (inst.opcode == 17) // OpCapability
+                at = inst.at + inst.size;
+        words.insert(words.begin() + at, instruction.begin(), instruction.end());
+        return std::vector<uint8_t>(reinterpret_cast<const uint8_t *>(words.data()),
+                                    reinterpret_cast<const uint8_t *>(words.data() + words.size()));
+    };
+    Built unknown(build(withExtension("SPV_INTEL_no_such_extension")));
+    EXPECT_EQ(unknown.r.result, ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
+    EXPECT_NE(unknown.r.log.find("extension \"SPV_INTEL_no_such_extension\" is unknown to the "
+                                 "translator"),
+              std::string::npos)
+        << unknown.r.log;
+    Built known(build(withExtension("SPV_KHR_no_integer_wrap_decoration")));
+    EXPECT_EQ(known.r.result, ZE_RESULT_SUCCESS) << known.r.log;
+}
+
 // Garbage behind a valid header, and every truncation of a valid module:
 // each returns an error (or, for a lucky truncation, builds) and never
 // crashes the process.

@@ -16,6 +16,7 @@ namespace {
 enum Opcode : uint16_t {
     OpName = 5,
     OpMemberName = 6,
+    OpExtension = 10,
     OpEntryPoint = 15,
     OpConstant = 43,
     OpFunction = 54,
@@ -140,6 +141,18 @@ std::string literalString(const spv_parsed_instruction_t *inst, uint16_t operand
     return std::string(text, std::find(text, text + size, '\0'));
 }
 
+// The translator ends the process on an extension it does not know
+// ("input SPIR-V module uses unknown extension"); the validator lets any
+// name through. Its list is the one it is built with.
+bool knownExtension(const std::string &name) {
+    static const std::unordered_set<std::string> known = {
+#define EXT(X) #X,
+#include <LLVMSPIRVLib/LLVMSPIRVExtensions.inc>
+#undef EXT
+    };
+    return known.count(name) != 0;
+}
+
 bool fail(ModuleState *state, std::string reason) {
     state->error = std::move(reason);
     return false;
@@ -233,6 +246,11 @@ spv_result_t checkInstruction(void *userData, const spv_parsed_instruction_t *in
     auto *state = static_cast<ModuleState *>(userData);
     if (!checkOperands(inst, state) || !checkAnnotation(inst, state))
         return SPV_ERROR_INVALID_BINARY;
+    if (inst->opcode == OpExtension && inst->num_operands > 0 &&
+        !knownExtension(literalString(inst, 0))) {
+        fail(state, "extension \"" + literalString(inst, 0) + "\" is unknown to the translator");
+        return SPV_ERROR_INVALID_BINARY;
+    }
     if (inst->opcode == OpEntryPoint && inst->num_operands > 2)
         state->entryPoints[literalString(inst, 2)] = word(inst, 1);
     if (inst->opcode == OpDecorate && inst->num_operands > 3 &&
