@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs every Debian 12 package the project needs to build, test, run the demo
-# and run the benchmarks. Idempotent: when everything is present it only checks.
+# and run the benchmarks, then the SYCL runtime and the Level Zero loader it
+# needs into .deps/ (scripts/setup_sycl.sh). Idempotent: when everything is
+# present it only checks.
 set -euo pipefail
 
 PACKAGES=(
@@ -15,6 +17,9 @@ PACKAGES=(
   libclc-15
   spirv-tools
   libgtest-dev libgmock-dev libbenchmark-dev
+  # the SYCL runtime's virtual environment (scripts/setup_sycl.sh); patchelf
+  # adapts the newer Level Zero loader it needs to Debian 12
+  python3-venv patchelf
   # MLIR 22 (tests of the mgpu* runtime: mlir-opt/-runner/-translate, llc, lit,
   # FileCheck, the runner utilities); never linked by the library or driver
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
@@ -29,14 +34,13 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#PACKAGES[@]} packages already installed"
-  exit 0
+else
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -q
+  $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
-
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-
-echo "setup: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -q
-$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+bash "$(dirname "$0")/setup_sycl.sh"
 echo "setup: done"
