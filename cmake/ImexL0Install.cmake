@@ -18,6 +18,7 @@ install(TARGETS ze_opencl ze_cuda LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(FILES
   ${PROJECT_SOURCE_DIR}/include/imex_l0_interop.h
   ${PROJECT_SOURCE_DIR}/include/imex_l0_interop.hpp
+  ${PROJECT_SOURCE_DIR}/include/imex_l0_sycl.hpp
   ${PROJECT_SOURCE_DIR}/include/imex_gpu_runtime.h
   ${PROJECT_SOURCE_DIR}/include/imex_l0_mlir_runtime.h
   ${PROJECT_SOURCE_DIR}/driver/include/ze_opencl_ext.h
