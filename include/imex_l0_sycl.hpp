@@ -117,12 +117,21 @@ inline sycl::event make_event(const sycl::context &context, const event &e) {
 }
 
 // A SYCL kernel of SPIR-V (imex_l0::compile_opencl_c makes it from OpenCL C)
-// on the context's device, for a framework that submits kernels itself
+// with its kernel bundle, for a framework that submits kernels itself
 // (handler::set_args, handler::parallel_for). The Level Zero module and
 // kernel are created here and handed to SYCL, which destroys them with the
-// last copy of the kernel; the library's kernels (kernel::from_spirv) keep
-// handles of their own, so neither side sees the other's argument state.
-inline sycl::kernel make_kernel(const sycl::context &context, const sycl::device &device,
+// last copies of the bundle and kernel; the library's kernels
+// (kernel::from_spirv) keep handles of their own, so neither side sees the
+// other's argument state. Keep the bundle until the last copy of the kernel
+// is gone (as this object does: the kernel goes first): Intel's runtime
+// (2026.2) never releases the program of a bundle made from a Level Zero
+// module when the bundle goes before a kernel made from it.
+struct spirv_kernel {
+    sycl::kernel_bundle<sycl::bundle_state::executable> bundle;
+    sycl::kernel kernel;
+};
+
+inline spirv_kernel make_kernel(const sycl::context &context, const sycl::device &device,
                                 const std::vector<char> &spirv, const std::string &name,
                                 const std::string &build_options = "") {
     detail::require_level_zero(context.get_backend(), "the context");
@@ -166,8 +175,9 @@ inline sycl::kernel make_kernel(const sycl::context &context, const sycl::device
             sycl::make_kernel_bundle<detail::level_zero, sycl::bundle_state::executable>(
                 {module, lz::ownership::transfer}, context);
         moduleTaken = true;
-        return sycl::make_kernel<detail::level_zero>({bundle, kernel, lz::ownership::transfer},
-                                                     context);
+        sycl::kernel made = sycl::make_kernel<detail::level_zero>(
+            {bundle, kernel, lz::ownership::transfer}, context);
+        return {std::move(bundle), std::move(made)};
     } catch (...) {
         zeKernelDestroy(kernel);
         if (!moduleTaken)

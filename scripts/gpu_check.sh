@@ -13,7 +13,10 @@
 #                       test programs with their SPIR-V, the examples, the
 #                       benchmarks), stripped of debug information, at their
 #                       paths under build/.
-#   bash scripts/gpu_check.sh run [benchmarks|peers|math]
+#         sycl.tar.xz   with the SYCL tests built (IMEX_L0_BUILD_SYCL): the
+#                       SYCL runtime's libraries and the Level Zero loader
+#                       it needs (.deps/, docs/sycl.md) (made once);
+#   bash scripts/gpu_check.sh run [benchmarks|peers|math|sycl]
 #                                       there: unpacks them, makes the paths
 #       compiled into the programs valid (the repository at this machine's
 #       path, clang's resource directory), and runs, each with a time limit
@@ -24,7 +27,9 @@
 #       layer, as an application runs; only they with `benchmarks`; with
 #       `peers`, on two GPUs or more, only the two-GPU suite and benchmark;
 #       with `math`, the builtins' suite and the kernels against NVIDIA's
-#       OpenCL on the same sources, bench_cuda_vs_opencl). Exits
+#       OpenCL on the same sources, bench_cuda_vs_opencl; with `sycl`, only
+#       the SYCL interop tests, example and benchmark, which the full run
+#       includes when sycl.tar.xz is there). Exits
 #       non-zero if a suite failed; the summary at the end names them.
 # The device machine has no LLVM 15, libclc or Level Zero loader, so
 # everything it runs is made here.
@@ -55,6 +60,21 @@ GPU_INTEROP_TESTS=(engine stream memory kernel events execute embedding c_api cp
     cpp_wrapper_modes cpp_wrapper_noexcept device_lost)
 GPU_DATA=(driver/tests/spirv driver/cuda/tests/spirv driver/program/spirv tests/interop/spirv tests/gpu_runtime/spirv
     tests/mlir_runtime/spirv benchmarks/spirv examples/spirv)
+
+# SYCL interop on Intel's SYCL runtime (docs/sycl.md): the programs, and what
+# of .deps/ they load (the runtime's Level Zero adapter and what it needs, the
+# Level Zero loader 1.20.6 with its validation layer).
+SYCL_PROGRAMS=(tests/sycl/sycl_interop_test examples/sycl_framework benchmarks/bench_sycl)
+SYCL_LIBS=(libsycl.so.9 libur_loader.so.0 libur_adapter_level_zero.so.0 libumf.so.1
+    libhwloc.so.15 libimf.so libsvml.so libirng.so libintlc.so.5)
+sycl_built() { grep -q '^IMEX_L0_BUILD_SYCL:BOOL=ON' "$BUILD_DIR/CMakeCache.txt"; }
+
+pack_sycl() {
+    local root loader
+    root=$(sed -n 's/^IMEX_L0_SYCL_ROOT:PATH=//p' "$BUILD_DIR/CMakeCache.txt")
+    loader=$(sed -n 's/^IMEX_L0_SYCL_LOADER_DIR:PATH=//p' "$BUILD_DIR/CMakeCache.txt")
+    tar -C "$root/lib" -chf - "${SYCL_LIBS[@]}" -C "$loader" . | xz -9 -T2 >"$OUT_DIR/sycl.tar.xz"
+}
 
 # What the device machine lacks of what the programs need (ldd here), the
 # loader's validation layer (which the loader opens by name), libclc's NVPTX
@@ -93,6 +113,11 @@ prepare)
         while read -r program _; do aot+=("$program"); done <"$BUILD_DIR/tests/mlir_aot/programs.txt"
         for p in "${aot[@]}"; do targets+=("$(basename "$p")"); done
     fi
+    files=()
+    if sycl_built; then
+        files+=("${SYCL_PROGRAMS[@]}")
+        for p in "${SYCL_PROGRAMS[@]}"; do targets+=("$(basename "$p")"); done
+    fi
     cmake --build "$BUILD_DIR" --target "${targets[@]}" imex_l0_interop imex_l0_mlir_runtime
     mkdir -p "$OUT_DIR"
     "$BUILD_DIR/driver/cuda/ze_cuda_ptx" "$BUILD_DIR/tests/gpu_runtime/spirv/gpu_kernels.spv" \
@@ -113,9 +138,10 @@ prepare)
 
     # The stack changes only with this machine's packages: made once.
     [ -f "$OUT_DIR/stack.tar.xz" ] || pack_stack
+    if sycl_built; then [ -f "$OUT_DIR/sycl.tar.xz" ] || pack_sycl; fi
 
     tree=$(mktemp -d)
-    files=("${GPU_PROGRAMS[@]}" "${aot[@]}")
+    files+=("${GPU_PROGRAMS[@]}" "${aot[@]}")
     for t in "${GPU_INTEROP_TESTS[@]}"; do files+=("tests/interop/interop_${t}_test"); done
     for t in "${GPU_DRIVER_SUITES[@]}"; do files+=("driver/tests/ze_opencl_${t}_test"); done
     for f in "${files[@]}" lib/libimex_l0_interop.so.0 lib/libimex_l0_mlir_runtime.so.0 \
@@ -178,6 +204,31 @@ run)
             --benchmark_repetitions=7
         rm -f /etc/OpenCL/vendors/nvidia.icd
     }
+    # SYCL on libze_cuda.so: the runtime's libraries and its loader first.
+    sycl_checks() {
+        if [ ! -f "$OUT_DIR/sycl.tar.xz" ]; then
+            echo "=== sycl: not packed (the build has no SYCL tests)"
+            return
+        fi
+        local dir=/tmp/ze_gpu_sycl
+        rm -rf "$dir" && mkdir -p "$dir" && tar -C "$dir" -xJf "$OUT_DIR/sycl.tar.xz"
+        local vars=(LD_LIBRARY_PATH="$dir:$LD_LIBRARY_PATH" ONEAPI_DEVICE_SELECTOR='level_zero:*'
+            ZE_ENABLE_ALT_DRIVERS="$cuda_driver")
+        section sycl_interop.immediate_lists 120 env "${vars[@]}" UR_L0_USE_IMMEDIATE_COMMANDLISTS=1 \
+            "$b/tests/sycl/sycl_interop_test" --gtest_filter='-RegularLists.*'
+        section sycl_interop.regular_lists 120 env "${vars[@]}" UR_L0_USE_IMMEDIATE_COMMANDLISTS=0 \
+            "$b/tests/sycl/sycl_interop_test" --gtest_filter='RegularLists.*'
+        section "example sycl_framework" 60 env "${vars[@]}" UR_L0_USE_IMMEDIATE_COMMANDLISTS=1 \
+            "$b/examples/sycl_framework"
+        section bench_sycl 120 env -u ZE_ENABLE_VALIDATION_LAYER -u ZE_ENABLE_PARAMETER_VALIDATION \
+            "${vars[@]}" "$b/benchmarks/bench_sycl" --benchmark_min_time=0.3 --benchmark_repetitions=5
+    }
+    if [ "${2:-}" = sycl ]; then
+        sycl_checks
+        echo "=== summary: ${#failed[@]} failed${failed[*]:+: ${failed[*]}}"
+        [ ${#failed[@]} -eq 0 ]
+        exit
+    fi
     if [ "${2:-}" = math ]; then
         # The math of the translation: its accuracy and its speed against
         # NVIDIA's OpenCL on the same sources.
@@ -230,6 +281,7 @@ run)
         for e in regular_list embed_framework gpux_user_stream gpux_lowered; do
             section "example $e" 60 "$b/examples/$e"
         done
+        sycl_checks
         # For information: the tally of each, and what failed.
         for t in "${GPU_DRIVER_SUITES[@]}"; do
             echo "=== driver suite $t (information)"

@@ -125,7 +125,7 @@ TEST(Kernel, OpenCLCSubmittedBySycl) {
     std::string log;
     std::vector<char> spirv = imex_l0::compile_opencl_c(kSource, "", {}, &log);
     ASSERT_FALSE(spirv.empty()) << log;
-    sycl::kernel affine =
+    interop::spirv_kernel affine =
         interop::make_kernel(q.get_context(), q.get_device(), spirv, "affine");
     float *x = sycl::malloc_device<float>(kCount, q);
     std::vector<float> in = iota(), out(kCount, -1.0f);
@@ -133,7 +133,7 @@ TEST(Kernel, OpenCLCSubmittedBySycl) {
     q.memcpy(x, in.data(), kCount * sizeof(float));
     q.submit([&](sycl::handler &h) {
         h.set_args(x, 4.0f, -2.0f);
-        h.parallel_for(sycl::range<1>(kCount), affine);
+        h.parallel_for(sycl::range<1>(kCount), affine.kernel);
     });
     q.memcpy(out.data(), x, kCount * sizeof(float)).wait();
 
