@@ -19,7 +19,9 @@ install(FILES
   ${PROJECT_SOURCE_DIR}/include/imex_l0_interop.h
   ${PROJECT_SOURCE_DIR}/include/imex_l0_interop.hpp
   ${PROJECT_SOURCE_DIR}/include/imex_l0_sycl.hpp
+  ${PROJECT_SOURCE_DIR}/include/imex_gpu_abi.h
   ${PROJECT_SOURCE_DIR}/include/imex_gpu_runtime.h
+  ${PROJECT_SOURCE_DIR}/include/imex_gpu_sycl_runtime.h
   ${PROJECT_SOURCE_DIR}/include/imex_l0_mlir_runtime.h
   ${PROJECT_SOURCE_DIR}/driver/include/ze_opencl_ext.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/imex_l0)

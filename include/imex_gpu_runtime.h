@@ -5,9 +5,8 @@
  * The symbols are exported by libimex_l0_interop.so: lowered code links it.
  *
  * Errors: lowered code cannot check results, so every failure is reported to
- * the handler set with gpuSetErrorHandler, with a message naming the function
- * and the cause. The default handler prints the message and aborts. With a
- * handler that returns, the failing wrapper returns NULL (or does nothing).
+ * the handler set with gpuSetErrorHandler (imex_gpu_abi.h, with ParamDesc and
+ * EventDesc, which the SYCL flavour, imex_gpu_sycl_runtime.h, shares).
  *
  * Ownership: gpuStreamDestroy destroys only what the library created. Device,
  * context and command lists passed in are never destroyed. Modules and
@@ -28,6 +27,7 @@
 #ifndef IMEX_GPU_RUNTIME_H
 #define IMEX_GPU_RUNTIME_H
 
+#include "imex_gpu_abi.h"
 #include "imex_l0_interop.h"
 
 #include <stdbool.h>
@@ -35,17 +35,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** One kernel parameter; an array of them ends with {NULL, 0}. */
-typedef struct {
-    void *data;
-    size_t size;
-} ParamDesc;
-
-/** One dependency; an array of them ends with {NULL}. */
-typedef struct {
-    void *event;
-} EventDesc;
 
 /** A stream with an asynchronous immediate list the library creates.
  *  - device == NULL && context == NULL: a temporary stream on the first
@@ -149,10 +138,6 @@ typedef struct {
 IMEX_L0_API void *gpuCreateStreamFromUser(const imex_gpu_l0_stream_t *user);
 /** Wraps an interop stream, which must outlive the gpu stream. */
 IMEX_L0_API void *gpuCreateStreamFromInterop(imex_l0_stream_t stream);
-
-typedef void (*imex_gpu_error_handler_t)(const char *message, void *user_data);
-/** handler NULL restores the default (print to stderr and abort). */
-IMEX_L0_API void gpuSetErrorHandler(imex_gpu_error_handler_t handler, void *user_data);
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,7 @@
 // wrapper reports to a process-wide handler (default: print and abort).
 #pragma once
 
-#include "imex_gpu_runtime.h"
+#include "imex_gpu_abi.h"
 
 namespace imex_l0 {
 

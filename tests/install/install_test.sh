@@ -22,7 +22,8 @@ PKG_CONFIG_PATH="$prefix/lib/pkgconfig" cc "$source_dir/tests/install/consumer/c
     -Wl,-rpath,"$lib_dir" -o "$prefix/consumer-pkgconfig"
 ZE_ENABLE_ALT_DRIVERS="${lib_dir}libze_opencl.so" "$prefix/consumer-pkgconfig"
 # Every header in one directory of the project's own.
-for header in imex_l0_interop.h imex_l0_interop.hpp imex_gpu_runtime.h imex_l0_mlir_runtime.h \
+for header in imex_l0_interop.h imex_l0_interop.hpp imex_l0_sycl.hpp imex_gpu_abi.h imex_gpu_runtime.h \
+              imex_gpu_sycl_runtime.h imex_l0_mlir_runtime.h \
               ze_opencl_ext.h; do
     test -f "$prefix/include/imex_l0/$header"
 done
