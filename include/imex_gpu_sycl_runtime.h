@@ -59,8 +59,10 @@ IMEX_GPU_API void gpuDestroyContext(void *context);
 
 /** Shared (isShared) or device USM; alignment 0: the default. */
 IMEX_GPU_API void *gpuMemAlloc(void *stream, size_t size, size_t alignment, bool isShared);
-/** Freed once the work submitted on the stream so far has completed (a host
- *  task after it): safe right after queueing work that uses ptr. */
+/** Freed once the work submitted on the stream so far has completed: safe
+ *  right after queueing work that uses ptr. Never a host wait: the pointer
+ *  is freed by a later gpuMemFree that finds that work complete, by the next
+ *  gpuWait, or by gpuStreamDestroy. */
 IMEX_GPU_API void gpuMemFree(void *stream, void *ptr);
 IMEX_GPU_API void gpuMemCopy(void *stream, void *dst, void *src, size_t size);
 /** Fills size bytes with the patternSize-byte pattern (a power of two up to

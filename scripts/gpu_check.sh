@@ -59,12 +59,13 @@ GPU_DRIVER_SUITES=(driver_device context command_list immediate_list event_fence
 GPU_INTEROP_TESTS=(engine stream memory kernel events execute embedding c_api cpp_wrapper
     cpp_wrapper_modes cpp_wrapper_noexcept device_lost)
 GPU_DATA=(driver/tests/spirv driver/cuda/tests/spirv driver/program/spirv tests/interop/spirv tests/gpu_runtime/spirv
-    tests/mlir_runtime/spirv benchmarks/spirv examples/spirv)
+    tests/mlir_runtime/spirv benchmarks/spirv examples/spirv tests/sycl/spirv)
 
 # SYCL interop on Intel's SYCL runtime (docs/sycl.md): the programs, and what
 # of .deps/ they load (the runtime's Level Zero adapter and what it needs, the
 # Level Zero loader 1.20.6 with its validation layer).
-SYCL_PROGRAMS=(tests/sycl/sycl_interop_test examples/sycl_framework benchmarks/bench_sycl)
+SYCL_PROGRAMS=(tests/sycl/sycl_interop_test tests/sycl/gpu_sycl_runtime_test
+    examples/sycl_framework benchmarks/bench_sycl benchmarks/bench_gpu_sycl)
 SYCL_LIBS=(libsycl.so.9 libur_loader.so.0 libur_adapter_level_zero.so.0 libumf.so.1
     libhwloc.so.15 libimf.so libsvml.so libirng.so libintlc.so.5)
 sycl_built() { grep -q '^IMEX_L0_BUILD_SYCL:BOOL=ON' "$BUILD_DIR/CMakeCache.txt"; }
@@ -119,6 +120,7 @@ prepare)
         for p in "${SYCL_PROGRAMS[@]}"; do targets+=("$(basename "$p")"); done
     fi
     cmake --build "$BUILD_DIR" --target "${targets[@]}" imex_l0_interop imex_l0_mlir_runtime
+    sycl_built && files+=(lib/libimex_gpu_sycl.so.0)
     mkdir -p "$OUT_DIR"
     "$BUILD_DIR/driver/cuda/ze_cuda_ptx" "$BUILD_DIR/tests/gpu_runtime/spirv/gpu_kernels.spv" \
         "$OUT_DIR/gpu_kernels.ptx"
@@ -218,10 +220,14 @@ run)
             "$b/tests/sycl/sycl_interop_test" --gtest_filter='-RegularLists.*'
         section sycl_interop.regular_lists 120 env "${vars[@]}" UR_L0_USE_IMMEDIATE_COMMANDLISTS=0 \
             "$b/tests/sycl/sycl_interop_test" --gtest_filter='RegularLists.*'
+        section gpu_sycl_runtime 120 env "${vars[@]}" "$b/tests/sycl/gpu_sycl_runtime_test"
         section "example sycl_framework" 60 env "${vars[@]}" UR_L0_USE_IMMEDIATE_COMMANDLISTS=1 \
             "$b/examples/sycl_framework"
         section bench_sycl 120 env -u ZE_ENABLE_VALIDATION_LAYER -u ZE_ENABLE_PARAMETER_VALIDATION \
             "${vars[@]}" "$b/benchmarks/bench_sycl" --benchmark_min_time=0.3 --benchmark_repetitions=5
+        section bench_gpu_sycl 120 env -u ZE_ENABLE_VALIDATION_LAYER -u ZE_ENABLE_PARAMETER_VALIDATION \
+            "${vars[@]}" "$b/benchmarks/bench_gpu_sycl" --benchmark_min_time=0.3 \
+            --benchmark_repetitions=5
     }
     if [ "${2:-}" = sycl ]; then
         sycl_checks

@@ -38,7 +38,8 @@ const ParamDesc *paramsEnd(const ParamDesc *p) {
 } // namespace
 
 SyclGpuStream::SyclGpuStream(sycl::queue queue)
-    : queue_(std::move(queue)), inOrder_(queue_.is_in_order()) {}
+    : queue_(std::move(queue)), context_(queue_.get_context()), inOrder_(queue_.is_in_order()),
+      pointersByValue_(queue_.get_backend() == sycl::backend::ext_oneapi_level_zero) {}
 
 SyclGpuStream::~SyclGpuStream() {
     try {
@@ -88,12 +89,26 @@ void *SyclGpuStream::allocate(size_t size, size_t alignment, bool shared) {
 }
 
 void SyclGpuStream::free(void *ptr) {
-    sycl::context context = queue_.get_context();
-    if (sycl::get_pointer_type(ptr, context) == sycl::usm::alloc::unknown)
+    if (sycl::get_pointer_type(ptr, context_) == sycl::usm::alloc::unknown)
         failInvalid("the pointer is not SYCL USM of the stream's context");
-    // After the work submitted so far, which may still use it; never a
-    // host wait.
-    submit([&](sycl::handler &h) { h.host_task([ptr, context] { sycl::free(ptr, context); }); });
+    freeAfterWork(ptr);
+}
+
+void SyclGpuStream::freeAfterWork(void *ptr) {
+    pendingFrees_.push_back({ptr, last_});
+    releaseFrees(false);
+}
+
+void SyclGpuStream::releaseFrees(bool everything) {
+    while (!pendingFrees_.empty()) {
+        const PendingFree &oldest = pendingFrees_.front();
+        if (!everything && oldest.after &&
+            oldest.after->get_info<sycl::info::event::command_execution_status>() !=
+                sycl::info::event_command_status::complete)
+            return;
+        sycl::free(oldest.ptr, context_);
+        pendingFrees_.pop_front();
+    }
 }
 
 void SyclGpuStream::copy(void *dst, const void *src, size_t size) {
@@ -122,13 +137,10 @@ void SyclGpuStream::fill(void *dst, const void *pattern, size_t patternSize, siz
         failInvalid("no host memory for the fill pattern");
     std::memcpy(staged, pattern, patternSize);
     copy(dst, staged, patternSize);
+    freeAfterWork(staged);
     auto *bytes = static_cast<unsigned char *>(dst);
     for (size_t done = patternSize; done < size; done *= 2)
         copy(bytes + done, bytes, std::min(done, size - done));
-    sycl::context context = queue_.get_context();
-    submit([&](sycl::handler &h) {
-        h.host_task([staged, context] { sycl::free(staged, context); });
-    });
 }
 
 SyclModule *SyclGpuStream::loadModule(const void *spirv, size_t size) {
@@ -146,7 +158,7 @@ SyclModule *SyclGpuStream::loadModule(const void *spirv, size_t size) {
     sycl::kernel_bundle<sycl::bundle_state::executable> bundle = [&] {
         try {
             auto input = syclex::create_kernel_bundle_from_source(
-                queue_.get_context(), syclex::source_language::spirv, source);
+                context_, syclex::source_language::spirv, source);
             return syclex::build(input, {queue_.get_device()},
                                  syclex::properties{syclex::save_log{&log}});
         } catch (const sycl::exception &e) {
@@ -176,10 +188,9 @@ SyclEvent *SyclGpuStream::launch(SyclKernel *kernel, const size_t grid[3], const
     const auto *first = static_cast<const ParamDesc *>(params);
     const ParamDesc *end = paramsEnd(first);
     size_t count = size_t(end - first);
-    size_t expected = kernel->kernel.get_info<sycl::info::kernel::num_args>();
-    if (count != expected)
-        failInvalid("the kernel takes " + std::to_string(expected) + " arguments, params has " +
-                    std::to_string(count));
+    if (count != kernel->argCount)
+        failInvalid("the kernel takes " + std::to_string(kernel->argCount) +
+                    " arguments, params has " + std::to_string(count));
     if (sharedMemBytes && count == 0)
         failInvalid("sharedMemBytes is not 0 but params has no entry for it");
     for (const ParamDesc *p = first; p != end; ++p) {
@@ -189,14 +200,13 @@ SyclEvent *SyclGpuStream::launch(SyclKernel *kernel, const size_t grid[3], const
                         std::to_string(p->size) + " bytes (1 to 128 are supported)");
     }
     std::vector<sycl::event> waitFor = dependencies(deps);
-    bool pointersByValue = queue_.get_backend() == sycl::backend::ext_oneapi_level_zero;
-    sycl::context context = queue_.get_context();
     // SYCL's dimension 0 varies slowest; the kernel's get_global_id(0) is the
     // fastest, so the Level Zero order x, y, z is reversed.
     sycl::nd_range<3> range({grid[2] * block[2], grid[1] * block[1], grid[0] * block[0]},
                             {block[2], block[1], block[0]});
     sycl::event done = submit([&](sycl::handler &h) {
-        h.depends_on(waitFor);
+        if (!waitFor.empty())
+            h.depends_on(waitFor);
         for (const ParamDesc *p = first; p != end; ++p) {
             int index = int(p - first);
             if (sharedMemBytes && p + 1 == end) {
@@ -206,10 +216,10 @@ SyclEvent *SyclGpuStream::launch(SyclKernel *kernel, const size_t grid[3], const
             }
             // A USM pointer is an argument of its own kind to backends other
             // than Level Zero (OpenCL's clSetKernelArgMemPointerINTEL).
-            if (p->size == sizeof(void *) && !pointersByValue) {
+            if (p->size == sizeof(void *) && !pointersByValue_) {
                 void *value;
                 std::memcpy(&value, p->data, sizeof value);
-                if (sycl::get_pointer_type(value, context) != sycl::usm::alloc::unknown) {
+                if (sycl::get_pointer_type(value, context_) != sycl::usm::alloc::unknown) {
                     h.set_arg(index, value);
                     continue;
                 }
@@ -232,6 +242,7 @@ void SyclGpuStream::waitEvents(const void *deps) {
 void SyclGpuStream::wait() {
     if (last_)
         last_->wait_and_throw();
+    releaseFrees(true);
     for (auto &e : handedOut_)
         recycled_.push_back(std::move(e));
     handedOut_.clear();

@@ -20,8 +20,10 @@
 namespace imex_l0 {
 
 struct SyclKernel : Tagged<0x53594b45524eull /* "SYKERN" */> {
-    explicit SyclKernel(sycl::kernel k) : kernel(std::move(k)) {}
+    explicit SyclKernel(sycl::kernel k)
+        : kernel(std::move(k)), argCount(kernel.get_info<sycl::info::kernel::num_args>()) {}
     sycl::kernel kernel;
+    size_t argCount; // asked once: a launch checks the params against it
 };
 
 // SPIR-V built into an executable kernel bundle, with the bytes it was built
@@ -65,9 +67,19 @@ private:
     static std::vector<sycl::event> dependencies(const void *deps);
     // An event handed out: a recycled one (after a wait) or a new one.
     SyclEvent *handOut(sycl::event event);
+    // Frees ptr once the work submitted so far has completed, without a
+    // host wait: it joins pendingFrees_ behind the stream's last command.
+    void freeAfterWork(void *ptr);
+    // Frees the pending pointers whose work has completed (oldest first;
+    // all of them with everything = true, after a wait).
+    void releaseFrees(bool everything);
 
     sycl::queue queue_;
+    sycl::context context_; // the queue's (asked once)
     bool inOrder_;
+    // On Level Zero a USM pointer argument is its value; other backends
+    // (OpenCL) set it as a pointer of its own kind.
+    bool pointersByValue_;
     std::optional<sycl::event> last_;
     // Modules by the address and size of their SPIR-V; every module built
     // stays until the stream goes (a blob rewritten in place builds another).
@@ -76,6 +88,13 @@ private:
     // Events handed out since the last wait, and those a wait recycled
     // (oldest first); both keep their addresses until the stream goes.
     std::deque<std::unique_ptr<SyclEvent>> handedOut_, recycled_;
+    // USM freed by the caller (or staged by fill) while work that may use it
+    // was queued, each with the command it must wait for, oldest first.
+    struct PendingFree {
+        void *ptr;
+        std::optional<sycl::event> after;
+    };
+    std::deque<PendingFree> pendingFrees_;
 };
 
 } // namespace imex_l0
