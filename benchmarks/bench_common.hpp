@@ -14,6 +14,7 @@
 //    from the same run, the median real and CPU times of each case next to
 //    its baseline's, their ratios, the target, and the allocation counters;
 //  - runWithSummary(): main() of every program (defaults for a noisy machine);
+//  - launchLoop(): the pipelined launch loop (a wait every kBatch launches);
 //  - InstructionWindow: marks a case's timed loop for callgrind, so that
 //    benchmarks/callgrind_per_iteration.sh can count the host
 //    instructions per iteration, a figure the machine's load does not move.
@@ -186,6 +187,26 @@ private:
 
 // Launches between two host synchronisations in the pipelined cases.
 constexpr int64_t kBatch = 64;
+
+// The pipelined launch loop of a case: launch() per iteration, wait() every
+// kBatch launches, after a warm-up of two batches (first launches, pools
+// grown to their steady size) and at the end.
+template <typename Launch, typename Wait>
+void launchLoop(benchmark::State &state, const char *name, Launch launch, Wait wait) {
+    for (int64_t i = 0; i < 2 * kBatch; ++i)
+        launch();
+    wait();
+    int64_t n = 0;
+    {
+        InstructionWindow window(state, name);
+        for (auto _ : state) {
+            launch();
+            if (++n % kBatch == 0)
+                wait();
+        }
+    }
+    wait();
+}
 
 // Which time of a benchmark a target applies to. Real time is what a caller
 // waits; CPU time is the launching thread's own work (Google Benchmark

@@ -44,23 +44,6 @@ Setup &setup() {
     return s;
 }
 
-template <typename Launch, typename Wait>
-void launchLoop(benchmark::State &state, const char *name, Launch launch, Wait wait) {
-    for (int i = 0; i < 2 * bench::kBatch; ++i) // warm-up: first launches, pools
-        launch();
-    wait();
-    int64_t n = 0;
-    {
-        bench::InstructionWindow window(state, name);
-        for (auto _ : state) {
-            launch();
-            if (++n % bench::kBatch == 0)
-                wait();
-        }
-    }
-    wait();
-}
-
 void Launch_SyclSubmit(benchmark::State &state) {
     Setup &s = setup();
     const auto *begin = reinterpret_cast<const std::byte *>(s.spirv.data());
@@ -71,7 +54,7 @@ void Launch_SyclSubmit(benchmark::State &state) {
     sycl::kernel kernel = bundle.ext_oneapi_get_kernel("empty4");
     auto [a, b, c, d] = s.buffers;
     const sycl::nd_range<3> range({1, 1, 1}, {1, 1, 1});
-    launchLoop(
+    bench::launchLoop(
         state, __func__,
         [&] {
             s.queue.submit([&](sycl::handler &h) {
@@ -89,7 +72,7 @@ void Launch_GpuLaunchKernel(benchmark::State &state) {
     std::array<ParamDesc, kArgs + 1> params{};
     for (size_t i = 0; i < kArgs; ++i)
         params[i] = {&s.buffers[i], sizeof(int *)};
-    launchLoop(
+    bench::launchLoop(
         state, __func__,
         [&] {
             gpuLaunchKernel(s.stream, kernel, 1, 1, 1, 1, 1, 1, 0, params.data(), nullptr);

@@ -45,29 +45,12 @@ Setup &setup() {
     return s;
 }
 
-template <typename Launch, typename Wait>
-void launchLoop(benchmark::State &state, const char *name, Launch launch, Wait wait) {
-    for (int i = 0; i < 2 * bench::kBatch; ++i) // warm-up: first launches, pools
-        launch();
-    wait();
-    int64_t n = 0;
-    {
-        bench::InstructionWindow window(state, name);
-        for (auto _ : state) {
-            launch();
-            if (++n % bench::kBatch == 0)
-                wait();
-        }
-    }
-    wait();
-}
-
 void Launch_SyclSubmit(benchmark::State &state) {
     Setup &s = setup();
     imex_l0::sycl_interop::spirv_kernel empty4 = imex_l0::sycl_interop::make_kernel(
         s.queue.get_context(), s.queue.get_device(), s.spirv, "empty4");
     auto [a, b, c, d] = s.buffers;
-    launchLoop(
+    bench::launchLoop(
         state, __func__,
         [&] {
             s.queue.submit([&](sycl::handler &h) {
@@ -87,7 +70,7 @@ void libraryLaunches(benchmark::State &state, const char *name, bool withEvent) 
     for (int *p : s.buffers)
         args.push_back(imex_l0::arg::usm(p));
     const imex_l0_range_t range = {{1, 1, 1}, {1, 1, 1}};
-    launchLoop(
+    bench::launchLoop(
         state, name,
         [&] {
             if (withEvent)

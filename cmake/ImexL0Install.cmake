@@ -15,6 +15,11 @@ install(TARGETS imex_l0_interop imex_l0_mlir_runtime EXPORT imex_l0_interop_targ
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS imex_l0_compiler LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS ze_opencl ze_cuda LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# The SYCL flavour of the gpu* wrappers needs Intel's libsycl.so.9 on the
+# library path of the program that links it (docs/sycl.md).
+if(TARGET imex_gpu_sycl)
+  install(TARGETS imex_gpu_sycl LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
 install(FILES
   ${PROJECT_SOURCE_DIR}/include/imex_l0_interop.h
   ${PROJECT_SOURCE_DIR}/include/imex_l0_interop.hpp

@@ -1,31 +1,16 @@
 // What the gpu* and mgpu* runtime tests share: reading the SPIR-V test
-// kernels, an error handler that records instead of aborting, and the first
-// driver and device with a context of the test's own (a framework's objects).
+// kernels and an error handler that records instead of aborting
+// (gpu_test_recorder.hpp, which the SYCL flavour's tests use too), and the
+// first driver and device with a context of the test's own (a framework's
+// objects).
 #pragma once
 
+#include "gpu_test_recorder.hpp"
 #include "imex_gpu_runtime.h"
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <iterator>
-#include <string>
-#include <vector>
-
 namespace gputest {
-
-inline std::vector<char> readFile(const char *path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-// Records failures reported to gpuSetErrorHandler instead of aborting.
-struct Recorder {
-    std::vector<std::string> messages;
-    static void handle(const char *message, void *self) {
-        static_cast<Recorder *>(self)->messages.push_back(message);
-    }
-};
 
 // The first driver and device, and a context the test owns; destroy() checks
 // the context is destroyable (nothing of it outlived its users).

@@ -1,4 +1,5 @@
-// Every function the public headers declare with IMEX_L0_API is exported by
+// Every function the public headers declare with IMEX_L0_API (or
+// IMEX_GPU_API, the gpu* wrappers' shared header) is exported by
 // libimex_l0_interop.so. The headers are parsed at test time, so a function
 // added to a header without being exported (hidden visibility, a typo, a
 // missing definition in a file not compiled) fails here.
@@ -34,14 +35,22 @@ std::string stripNonDeclarations(const std::string &text) {
     return std::regex_replace(noLine, std::regex(R"((^|\n)[ \t]*#[^\n]*)"), "\n");
 }
 
-// The names of every `IMEX_L0_API <return type> name(` declaration, which
-// may span lines.
+// The names of every `IMEX_L0_API <return type> name(` (or IMEX_GPU_API)
+// declaration, which may span lines.
 std::set<std::string> declaredFunctions(const char *path) {
     std::string text = stripNonDeclarations(readHeader(path));
     std::set<std::string> names;
-    std::regex declaration(R"(IMEX_L0_API\s+[^;(]*?\b([A-Za-z_]\w*)\s*\()");
+    std::regex declaration(R"(IMEX_(?:L0|GPU)_API\s+[^;(]*?\b([A-Za-z_]\w*)\s*\()");
     for (std::sregex_iterator it(text.begin(), text.end(), declaration), end; it != end; ++it)
         names.insert((*it)[1].str());
+    return names;
+}
+
+// The Level Zero flavour's gpu* functions: its header and the shared one.
+std::set<std::string> gpuRuntimeFunctions() {
+    std::set<std::string> names = declaredFunctions(INTEROP_HEADER_GPU_RUNTIME);
+    for (const auto &n : declaredFunctions(INTEROP_HEADER_GPU_ABI))
+        names.insert(n);
     return names;
 }
 
@@ -66,7 +75,7 @@ TEST(ExportsTest, InteropHeaderSymbolsAreExported) {
 
 TEST(ExportsTest, GpuRuntimeHeaderSymbolsAreExported) {
     ASSERT_NE(imex_l0_status_str(imex_l0_success), nullptr);
-    std::set<std::string> names = declaredFunctions(INTEROP_HEADER_GPU_RUNTIME);
+    std::set<std::string> names = gpuRuntimeFunctions();
     ASSERT_GE(names.size(), 10u);
     for (const char *known : {"gpuCreateStream", "gpuStreamDestroy", "gpuDestroyStream",
                               "gpuMemAlloc", "gpuMemFree", "gpuModuleLoad", "gpuModuleUnload", "gpuKernelGet",
@@ -82,7 +91,7 @@ TEST(ExportsTest, ExportedSymbolsComeFromTheLibrary) {
     // that each resolves inside libimex_l0_interop.so.
     ASSERT_NE(imex_l0_status_str(imex_l0_success), nullptr);
     std::set<std::string> names = declaredFunctions(INTEROP_HEADER_INTEROP);
-    for (const auto &n : declaredFunctions(INTEROP_HEADER_GPU_RUNTIME))
+    for (const auto &n : gpuRuntimeFunctions())
         names.insert(n);
     for (const auto &name : names) {
         void *symbol = dlsym(RTLD_DEFAULT, name.c_str());
@@ -130,7 +139,7 @@ TEST(ExportsTest, NoUndocumentedFunctionIsExported) {
     if (exported.empty())
         GTEST_SKIP() << "nm is not available to list the library's symbols";
     std::set<std::string> documented = declaredFunctions(INTEROP_HEADER_INTEROP);
-    for (const auto &n : declaredFunctions(INTEROP_HEADER_GPU_RUNTIME))
+    for (const auto &n : gpuRuntimeFunctions())
         documented.insert(n);
     for (const auto &n : declaredFunctions(INTEROP_MGPU_TABLE_HEADER))
         documented.insert(n);
@@ -150,6 +159,22 @@ TEST(ExportsTest, MlirRuntimeExportsExactlyItsHeader) {
     EXPECT_EQ(exported, declared);
     for (const auto &name : exportedFunctions(INTEROP_LIBRARY))
         EXPECT_NE(name.rfind("mgpu", 0), 0u) << name << " is exported by the interop library";
+}
+
+TEST(ExportsTest, SyclFlavourExportsExactlyItsHeaders) {
+#ifdef GPU_SYCL_LIBRARY
+    // libimex_gpu_sycl.so: the SYCL flavour's gpu* names, all and only them.
+    std::set<std::string> exported = exportedFunctions(GPU_SYCL_LIBRARY);
+    if (exported.empty())
+        GTEST_SKIP() << "nm is not available to list the library's symbols";
+    std::set<std::string> declared = declaredFunctions(GPU_SYCL_HEADER);
+    for (const auto &n : declaredFunctions(INTEROP_HEADER_GPU_ABI))
+        declared.insert(n);
+    EXPECT_GE(declared.size(), 20u);
+    EXPECT_EQ(exported, declared);
+#else
+    GTEST_SKIP() << "the SYCL flavour is not built (IMEX_L0_BUILD_SYCL)";
+#endif
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 // frees right after queued work, and the failures reported to the handler.
 // Results are read back with gpuMemCopy (or from shared USM after a wait) and
 // compared with host references.
+#include "gpu_test_recorder.hpp"
 #include "imex_gpu_sycl_runtime.h"
 
 #include <sycl/sycl.hpp>
@@ -12,26 +13,14 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <numeric>
 #include <string>
 #include <vector>
 
 namespace {
 
-std::vector<char> readFile(const char *path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-// Records failures reported to gpuSetErrorHandler instead of aborting.
-struct Recorder {
-    std::vector<std::string> messages;
-    static void handle(const char *message, void *self) {
-        static_cast<Recorder *>(self)->messages.push_back(message);
-    }
-};
+using gputest::readFile;
+using gputest::Recorder;
 
 class GpuSycl : public ::testing::Test {
 protected:
