@@ -4,7 +4,9 @@
 # library directories:
 #   .deps/sycl        Intel's SYCL runtime from PyPI (intel-sycl-rt and what it
 #                     depends on: the Unified Runtime and its Level Zero
-#                     adapters) in a Python virtual environment;
+#                     adapters) in a Python virtual environment, with dpctl and
+#                     dpnp (NumPy on SYCL, with oneMKL: about 3 GB) for the
+#                     dpnp check (IMEX_L0_WITH_DPNP=0 leaves them out);
 #   .deps/level-zero  the Level Zero loader 1.20.6 (Debian 13's libze1 from
 #                     Debian's archive), adapted to run on Debian 12. The SYCL
 #                     runtime's Level Zero adapter needs a loader of 1.15 or
@@ -22,6 +24,10 @@ fi
 
 DEPS="${IMEX_L0_DEPS_DIR:-$PWD/.deps}"
 SYCL_VERSION=2026.2.0
+SYCL_PACKAGES=("intel-sycl-rt==$SYCL_VERSION")
+if [ "${IMEX_L0_WITH_DPNP:-1}" != 0 ]; then
+  SYCL_PACKAGES+=(dpctl==0.22.1 dpnp==0.20.0)
+fi
 LOADER_VERSION=1.20.6
 LOADER_DEB="libze1_${LOADER_VERSION}-1_amd64.deb"
 LOADER_SHA256=a901ee6a081bfd1037b6e91fa46bb1f3e37dfd6503946032fb6866956106feb7
@@ -72,18 +78,18 @@ PY
 }
 
 install_sycl_runtime() {
-  local dir="$DEPS/sycl"
-  if [ -f "$dir/.installed-$SYCL_VERSION" ]; then
-    echo "setup_sycl: SYCL runtime $SYCL_VERSION present in $dir"
+  local dir="$DEPS/sycl" marker
+  marker="$dir/.installed-$(echo "${SYCL_PACKAGES[*]}" | tr ' =' '_-')"
+  if [ -f "$marker" ]; then
+    echo "setup_sycl: ${SYCL_PACKAGES[*]} present in $dir"
     return
   fi
-  echo "setup_sycl: SYCL runtime intel-sycl-rt $SYCL_VERSION from PyPI into $dir"
+  echo "setup_sycl: ${SYCL_PACKAGES[*]} from PyPI into $dir"
   rm -rf "$dir"
   python3 -m venv "$dir"
-  "$dir/bin/pip" install --quiet --disable-pip-version-check --no-input \
-    "intel-sycl-rt==$SYCL_VERSION"
+  "$dir/bin/pip" install --quiet --disable-pip-version-check --no-input "${SYCL_PACKAGES[@]}"
   test -f "$dir/lib/libsycl.so" && test -f "$dir/include/sycl/sycl.hpp"
-  touch "$dir/.installed-$SYCL_VERSION"
+  touch "$marker"
 }
 
 install_loader
