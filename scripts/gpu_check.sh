@@ -65,7 +65,8 @@ GPU_DATA=(driver/tests/spirv driver/cuda/tests/spirv driver/program/spirv tests/
 # of .deps/ they load (the runtime's Level Zero adapter and what it needs, the
 # Level Zero loader 1.20.6 with its validation layer).
 SYCL_PROGRAMS=(tests/sycl/sycl_interop_test tests/sycl/gpu_sycl_runtime_test
-    examples/sycl_framework benchmarks/bench_sycl benchmarks/bench_gpu_sycl)
+    examples/sycl_framework benchmarks/bench_sycl benchmarks/bench_gpu_sycl
+    driver/tests/ze_opencl_newer_api_test)
 SYCL_LIBS=(libsycl.so.9 libur_loader.so.0 libur_adapter_level_zero.so.0 libumf.so.1
     libhwloc.so.15 libimf.so libsvml.so libirng.so libintlc.so.5)
 sycl_built() { grep -q '^IMEX_L0_BUILD_SYCL:BOOL=ON' "$BUILD_DIR/CMakeCache.txt"; }
@@ -216,6 +217,9 @@ run)
         rm -rf "$dir" && mkdir -p "$dir" && tar -C "$dir" -xJf "$OUT_DIR/sycl.tar.xz"
         local vars=(LD_LIBRARY_PATH="$dir:$LD_LIBRARY_PATH" ONEAPI_DEVICE_SELECTOR='level_zero:*'
             ZE_ENABLE_ALT_DRIVERS="$cuda_driver")
+        # The driver's entry points of Level Zero 1.6+ through that loader.
+        section newer_api 60 env "${vars[@]}" IMEX_L0_REQUIRE_NEWER_LOADER=1 \
+            "$b/driver/tests/ze_opencl_newer_api_test"
         section sycl_interop.immediate_lists 120 env "${vars[@]}" UR_L0_USE_IMMEDIATE_COMMANDLISTS=1 \
             "$b/tests/sycl/sycl_interop_test" --gtest_filter='-RegularLists.*'
         section sycl_interop.regular_lists 120 env "${vars[@]}" UR_L0_USE_IMMEDIATE_COMMANDLISTS=0 \

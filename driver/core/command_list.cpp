@@ -6,6 +6,7 @@
 #include "device.hpp"
 #include "driver.hpp"
 #include "event.hpp"
+#include "newer_api.hpp"
 
 #include <level_zero/ze_ddi.h>
 
@@ -46,6 +47,24 @@ void CommandList::finishImmediate(Event *signal) {
     } else {
         queue_->flush();
     }
+}
+
+ze_result_t CommandList::hostSynchronize(uint64_t timeoutNs) {
+    check(immediate_, ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    // A signal behind everything appended so far (the list's queue is in
+    // order), as a command queue's synchronize has.
+    auto done = std::make_shared<Signal>(context_, false);
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        queue_->signalWhenDone(*done, nullptr);
+        queue_->flush();
+    }
+    if (timeoutNs == UINT64_MAX) {
+        queue_->finish();
+        done->waitFor(UINT64_MAX); // the signal may be set just after the queue finishes
+        return ZE_RESULT_SUCCESS;
+    }
+    return done->waitFor(timeoutNs) ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
 }
 
 void CommandList::close() {
@@ -157,6 +176,12 @@ ze_result_t ZE_APICALL zeCommandListClose(ze_command_list_handle_t hCommandList)
             list->close();
         return ZE_RESULT_SUCCESS;
     });
+}
+
+ze_result_t ZE_APICALL zeCommandListHostSynchronize(ze_command_list_handle_t hCommandList,
+                                                    uint64_t timeout) {
+    return boundary(__func__,
+                    [&] { return fromHandle<CommandList>(hCommandList)->hostSynchronize(timeout); });
 }
 
 ze_result_t ZE_APICALL zeCommandListReset(ze_command_list_handle_t hCommandList) {
@@ -403,6 +428,8 @@ zeGetCommandListProcAddrTable(ze_api_version_t version, ze_command_list_dditable
     t->pfnAppendQueryKernelTimestamps = zeCommandListAppendQueryKernelTimestamps;
     setLaunchAppends(t);
     backend::completeCommandListTable(t);
+    if (auto *newer = newerTable<CommandListTable1_6>(t, version, kApiVersion1_6))
+        newer->pfnHostSynchronize = zeCommandListHostSynchronize;
     return ZE_RESULT_SUCCESS;
 }
 

@@ -40,6 +40,9 @@ public:
         work(*queue_);
         finishImmediate(signal);
     }
+    // zeCommandListHostSynchronize (Level Zero 1.6): an immediate list's
+    // work so far done, within the timeout (NOT_READY after it).
+    ze_result_t hostSynchronize(uint64_t timeoutNs);
     void close();
     void reset();
     // Replays a closed regular list onto a queue.

@@ -2,6 +2,7 @@
 #include "device.hpp"
 
 #include "driver.hpp"
+#include "newer_api.hpp"
 
 #include <level_zero/ze_ddi.h>
 
@@ -203,6 +204,17 @@ ze_result_t ZE_APICALL zeDeviceGetGlobalTimestamps(ze_device_handle_t hDevice,
     });
 }
 
+// Level Zero 1.7: the devices are root devices (they have no sub-devices).
+ze_result_t ZE_APICALL zeDeviceGetRootDevice(ze_device_handle_t hDevice,
+                                             ze_device_handle_t *phRootDevice) {
+    return boundary(__func__, [&] {
+        fromHandle<Device>(hDevice);
+        notNull(phRootDevice);
+        *phRootDevice = nullptr;
+        return ZE_RESULT_SUCCESS;
+    });
+}
+
 } // namespace
 
 extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetDeviceProcAddrTable(ze_api_version_t version,
@@ -227,6 +239,8 @@ extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetDeviceProcAddrTable(ze_api_v
     setUnsupported(t->pfnReserveCacheExt);
     setUnsupported(t->pfnSetCacheAdviceExt);
     setUnsupported(t->pfnPciGetPropertiesExt);
+    if (auto *newer = newerTable<DeviceTable1_7>(t, version, kApiVersion1_7))
+        newer->pfnGetRootDevice = zeDeviceGetRootDevice;
     return ZE_RESULT_SUCCESS;
 }
 

@@ -4,6 +4,7 @@
 #include "backend.hpp"
 #include "device.hpp"
 #include "fault.hpp"
+#include "newer_api.hpp"
 
 #include <level_zero/ze_ddi.h>
 
@@ -66,28 +67,60 @@ void discover() {
 // initialises, with no drivers: the system loader (1.8.12) fails the
 // application's zeInit when a driver listed after another fails its own with
 // the validation layer on, so an absent GPU would take the CPU device away.
+void discoverOnce() {
+    static std::once_flag once;
+    std::call_once(once, discover);
+}
+
 ze_result_t ZE_APICALL zeInit(ze_init_flags_t flags) {
     (void)flags;
     return boundary(__func__, [&] {
-        static std::once_flag once;
-        std::call_once(once, discover);
+        discoverOnce();
         return ZE_RESULT_SUCCESS;
     });
 }
 
+// zeDriverGet's count-then-fill protocol over `list`.
+ze_result_t listDrivers(const std::vector<Driver *> &list, uint32_t *pCount,
+                        ze_driver_handle_t *phDrivers) {
+    notNull(pCount);
+    uint32_t n = static_cast<uint32_t>(list.size());
+    if (*pCount == 0 || phDrivers == nullptr) {
+        *pCount = n;
+        return ZE_RESULT_SUCCESS;
+    }
+    *pCount = std::min(*pCount, n);
+    for (uint32_t i = 0; i < *pCount; ++i)
+        phDrivers[i] = toHandle<Driver, ze_driver_handle_t>(list[i]);
+    return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t ZE_APICALL zeDriverGet(uint32_t *pCount, ze_driver_handle_t *phDrivers) {
+    return boundary(__func__, [&] { return listDrivers(drivers(), pCount, phDrivers); });
+}
+
+// zeInit and zeDriverGet in one call (Level Zero 1.10), for the kinds of
+// driver desc->flags asks for: a driver is a GPU driver when one of its
+// devices is a GPU (the OpenCL backend's is one with ZE_OPENCL_DEVICE_TYPE=GPU),
+// an NPU driver when one is a VPU.
+ze_result_t ZE_APICALL zeInitDrivers(uint32_t *pCount, ze_driver_handle_t *phDrivers,
+                                     InitDriverTypeDesc *desc) {
     return boundary(__func__, [&] {
         notNull(pCount);
-        const auto &found = drivers();
-        uint32_t n = static_cast<uint32_t>(found.size());
-        if (*pCount == 0 || phDrivers == nullptr) {
-            *pCount = n;
-            return ZE_RESULT_SUCCESS;
-        }
-        *pCount = std::min(*pCount, n);
-        for (uint32_t i = 0; i < *pCount; ++i)
-            phDrivers[i] = toHandle<Driver, ze_driver_handle_t>(found[i]);
-        return ZE_RESULT_SUCCESS;
+        notNull(desc);
+        check(desc->stype == kInitDriverTypeDescType, ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        discoverOnce();
+        auto wanted = [&](const Device &device) {
+            ze_device_type_t type = device.info().properties.type;
+            return ((desc->flags & kInitDriverTypeGpu) && type == ZE_DEVICE_TYPE_GPU) ||
+                   ((desc->flags & kInitDriverTypeNpu) && type == ZE_DEVICE_TYPE_VPU);
+        };
+        std::vector<Driver *> chosen;
+        for (Driver *driver : drivers())
+            if (std::any_of(driver->devices().begin(), driver->devices().end(),
+                            [&](const std::unique_ptr<Device> &d) { return wanted(*d); }))
+                chosen.push_back(driver);
+        return listDrivers(chosen, pCount, phDrivers);
     });
 }
 
@@ -170,6 +203,8 @@ ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetGlobalProcAddrTable(ze_api_version_t ve
     if (ze_result_t r = checkTableRequest(version, t))
         return r;
     t->pfnInit = zeInit;
+    if (auto *newer = newerTable<GlobalTable1_10>(t, version, kApiVersion1_10))
+        newer->pfnInitDrivers = zeInitDrivers;
     return ZE_RESULT_SUCCESS;
 }
 
