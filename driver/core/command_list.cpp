@@ -33,8 +33,8 @@ void CommandList::append(Command command) {
         commands_.push_back(std::move(command));
         return;
     }
-    immediately([&](Queue &queue) { queue.enqueue(command); },
-                command.type != Command::Type::Reset ? command.signal : nullptr);
+    Event *signal = command.type != Command::Type::Reset ? command.signal : nullptr;
+    immediately([&](Queue &queue) { queue.enqueue(command); }, signal);
 }
 
 void CommandList::finishImmediate(Event *signal) {
@@ -82,8 +82,11 @@ void CommandList::reset() {
 }
 
 void CommandList::replay(Queue &queue) const {
-    for (const Command &c : commands_)
+    for (const Command &c : commands_) {
+        if (c.signal != nullptr && c.type != Command::Type::Reset)
+            c.signal->beforeSignalingCommand();
         queue.enqueue(c);
+    }
 }
 
 CommandList *listOf(ze_command_list_handle_t h) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "command.hpp"
+#include "event.hpp"
 #include "queue.hpp"
 
 #include <memory>
@@ -37,6 +38,8 @@ public:
     // kept cheap), then the end of an append.
     template <class Work> void immediately(Work &&work, Event *signal) {
         std::lock_guard<std::mutex> lock(mutex_);
+        if (signal != nullptr)
+            signal->beforeSignalingCommand();
         work(*queue_);
         finishImmediate(signal);
     }

@@ -168,6 +168,8 @@ ze_result_t ZE_APICALL zeDriverGetExtensionProperties(ze_driver_handle_t hDriver
     static const ze_driver_extension_properties_t kExtensions[] = {
         {ZE_GLOBAL_OFFSET_EXP_NAME, ZE_GLOBAL_OFFSET_EXP_VERSION_CURRENT},
         {ZE_MODULE_PROGRAM_EXP_NAME, ZE_MODULE_PROGRAM_EXP_VERSION_CURRENT},
+        // version 1.0 (newer_api.hpp)
+        {"ZE_experimental_event_pool_counter_based", ZE_MAKE_VERSION(1, 0)},
     };
     constexpr uint32_t kCount = sizeof(kExtensions) / sizeof(kExtensions[0]);
     return boundary(__func__, [&] {

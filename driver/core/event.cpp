@@ -5,9 +5,11 @@
 #include "context.hpp"
 #include "device.hpp"
 #include "event_ipc.hpp"
+#include "newer_api.hpp"
 
 #include <level_zero/ze_ddi.h>
 
+#include <algorithm>
 #include <memory>
 
 namespace ze_driver {
@@ -24,8 +26,10 @@ void EventSlots::release(uint32_t index) {
     used_[index] = false;
 }
 
-EventPool::EventPool(Context *context, ze_event_pool_flags_t flags, uint32_t count)
-    : Object(kTag), context_(context), flags_(flags), slots_(std::make_shared<EventSlots>(count)) {
+EventPool::EventPool(Context *context, ze_event_pool_flags_t flags, uint32_t count,
+                     bool counterBased)
+    : Object(kTag), context_(context), flags_(flags), counterBased_(counterBased),
+      slots_(std::make_shared<EventSlots>(count)) {
     if (flags & ZE_EVENT_POOL_FLAG_IPC)
         shared_ = std::make_shared<SharedEventStates>(count);
 }
@@ -37,7 +41,7 @@ EventPool::EventPool(Context *context, ze_event_pool_flags_t flags, uint32_t cou
 
 Event::Event(EventPool *pool, uint32_t index)
     : Object(kTag), context_(pool->context()), timestamps_(pool->timestamps()),
-      slots_(pool->slots()), index_(index),
+      counterBased_(pool->counterBased()), slots_(pool->slots()), index_(index),
       signal_(std::make_shared<Signal>(pool->context(), pool->timestamps())) {
     if (const std::shared_ptr<SharedEventStates> &states = pool->sharedStates()) {
         // The word lives as long as the mapping: the pointer shares its owner.
@@ -52,6 +56,17 @@ Event::Event(EventPool *pool, uint32_t index)
 
 Event::~Event() {
     slots_->release(index_);
+}
+
+void Event::beforeSignalingCommand() {
+    if (!counterBased_)
+        return;
+    retired_.erase(std::remove_if(retired_.begin(), retired_.end(),
+                                  [](const std::shared_ptr<Signal> &s) { return s->isSet(); }),
+                   retired_.end());
+    if (!signal_->isSet())
+        retired_.push_back(signal_);
+    signal_ = std::make_shared<Signal>(context_, timestamps_);
 }
 
 namespace {
@@ -70,8 +85,20 @@ ze_result_t ZE_APICALL zeEventPoolCreate(ze_context_handle_t hContext,
             fromHandle<Device>(phDevices[i]);
         check(!(desc->flags & ZE_EVENT_POOL_FLAG_IPC) || backend::eventPoolIpcSupported(),
               ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+        bool counterBased = false;
+        for (auto *ext = static_cast<const ze_base_desc_t *>(desc->pNext); ext;
+             ext = static_cast<const ze_base_desc_t *>(ext->pNext)) {
+            if (ext->stype != kCounterBasedEventPoolDescType)
+                continue;
+            uint32_t flags = reinterpret_cast<const CounterBasedEventPoolDesc *>(ext)->flags;
+            check((flags & ~(kCounterBasedImmediate | kCounterBasedNonImmediate)) == 0,
+                  ZE_RESULT_ERROR_INVALID_ENUMERATION);
+            // A state shared between processes has no counter to follow.
+            check(!(desc->flags & ZE_EVENT_POOL_FLAG_IPC), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+            counterBased = true;
+        }
         // Every pool is host visible.
-        auto pool = std::make_unique<EventPool>(context, desc->flags, desc->count);
+        auto pool = std::make_unique<EventPool>(context, desc->flags, desc->count, counterBased);
         *phEventPool = toHandle<EventPool, ze_event_pool_handle_t>(pool.release());
         return ZE_RESULT_SUCCESS;
     });

@@ -1,6 +1,9 @@
 // Event pools and events. An event is a Signal (the backend's signal.hpp)
 // plus its place in a pool; pools with ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP
 // make their events record the device times of the commands that signal them.
+// Counter-based pools (ZE_experimental_event_pool_counter_based) make events
+// that always stand for the last command appended to signal them, reused
+// without a reset: each such append gives the event a fresh Signal.
 #pragma once
 
 #include "signal.hpp"
@@ -33,7 +36,8 @@ public:
     static constexpr Tag kTag = Tag::EventPool;
 
     // With ZE_EVENT_POOL_FLAG_IPC, the events' states are shared (event_ipc.hpp).
-    EventPool(Context *context, ze_event_pool_flags_t flags, uint32_t count);
+    EventPool(Context *context, ze_event_pool_flags_t flags, uint32_t count,
+              bool counterBased = false);
     // A pool of another process, opened from its IPC handle.
     EventPool(Context *context, ze_event_pool_flags_t flags, uint32_t count,
               std::shared_ptr<SharedEventStates> opened);
@@ -45,10 +49,12 @@ public:
     // Null unless the pool is shared between processes.
     const std::shared_ptr<SharedEventStates> &sharedStates() const { return shared_; }
     bool opened() const { return opened_; }
+    bool counterBased() const { return counterBased_; }
 
 private:
     Ref<Context> context_;
     ze_event_pool_flags_t flags_;
+    bool counterBased_ = false;
     std::shared_ptr<EventSlots> slots_;
     std::shared_ptr<SharedEventStates> shared_;
     bool opened_ = false;
@@ -66,10 +72,18 @@ public:
     bool timestamps() const { return timestamps_; }
     Signal &signal() { return *signal_; }
     const std::shared_ptr<Signal> &sharedSignal() const { return signal_; }
+    // Before a command that will signal this event is enqueued: a
+    // counter-based event takes a fresh Signal for it. The one before stays
+    // alive until it is set, since commands enqueued earlier may wait on it
+    // (a Signal's end releases its waiters). Appends of one counter-based
+    // event come from one thread at a time (the list's).
+    void beforeSignalingCommand();
 
 private:
     Ref<Context> context_;
     bool timestamps_;
+    bool counterBased_;
+    std::vector<std::shared_ptr<Signal>> retired_; // counter-based: earlier signals not yet set
     std::shared_ptr<EventSlots> slots_;
     uint32_t index_;
     // Shared with the backend's completion callbacks, which may outlive the event.

@@ -1,7 +1,9 @@
-// Entry points of Level Zero 1.6 to 1.10 that the driver implements while it
-// builds against the 1.4 headers (Debian 12's libze-dev): Intel's SYCL runtime
-// calls them through loaders of those versions (its Level Zero v2 adapter
-// cannot finish a queue without zeCommandListHostSynchronize).
+// Entry points of Level Zero 1.6 to 1.10 (and one experimental extension)
+// that the driver implements while it builds against the 1.4 headers (Debian
+// 12's libze-dev): Intel's SYCL runtime calls them through loaders of those
+// versions (its Level Zero v2 adapter cannot finish a queue without
+// zeCommandListHostSynchronize, and its in-order queues signal counter-based
+// events).
 //
 // A loader asks for each DDI table with its own API version and reads the
 // entry points it knows from slots after the 1.4 fields, in the order the
@@ -39,6 +41,18 @@ using InitDriversFn = ze_result_t(ZE_APICALL *)(uint32_t *, ze_driver_handle_t *
 using DeviceGetRootDeviceFn = ze_result_t(ZE_APICALL *)(ze_device_handle_t, ze_device_handle_t *);
 using CommandListHostSynchronizeFn = ze_result_t(ZE_APICALL *)(ze_command_list_handle_t,
                                                                uint64_t);
+
+// ZE_experimental_event_pool_counter_based: a pNext of ze_event_pool_desc_t
+// that makes the pool's events counter-based (event.hpp).
+constexpr ze_structure_type_t kCounterBasedEventPoolDescType =
+    static_cast<ze_structure_type_t>(0x00020014);
+constexpr uint32_t kCounterBasedImmediate = 1u << 0;
+constexpr uint32_t kCounterBasedNonImmediate = 1u << 1;
+struct CounterBasedEventPoolDesc {
+    ze_structure_type_t stype;
+    const void *pNext;
+    uint32_t flags;
+};
 
 // The tables with their newer slots: global (zeInitDrivers, 1.10), device
 // (zeDeviceGetRootDevice, 1.7; the slot right after the 1.4 fields), command

@@ -560,6 +560,131 @@ TEST_F(EventTest, KernelTimestampOfAnUnsignaledEventIsNotReady) {
 // ---------------------------------------------------------------------------
 // Fences
 
+// Counter-based events (ZE_experimental_event_pool_counter_based): an event
+// stands for the last command appended to signal it, and is reused without a
+// reset. Intel's SYCL runtime (Level Zero v2 adapter) signals them on its
+// in-order queues.
+class CounterBasedEventTest : public EventTest {
+  protected:
+    static constexpr ze_structure_type_t kCounterBasedDesc =
+        static_cast<ze_structure_type_t>(0x00020014); // ze_event_pool_counter_based_exp_desc_t
+    struct CounterBasedDesc {
+        ze_structure_type_t stype;
+        const void *pNext;
+        uint32_t flags;
+    };
+    static constexpr uint32_t kImmediate = 1, kNonImmediate = 2;
+
+    ze_result_t createCounterBasedPool(EventPool &pool, uint32_t flags) {
+        CounterBasedDesc counter = {kCounterBasedDesc, nullptr, flags};
+        ze_event_pool_desc_t desc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, &counter,
+                                     ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 4};
+        return zeEventPoolCreate(context_, &desc, 0, nullptr, pool.out());
+    }
+    void SetUp() override {
+        ASSERT_NO_FATAL_FAILURE(EventTest::SetUp());
+        ASSERT_ZE_SUCCESS(createCounterBasedPool(counterPool_, kImmediate | kNonImmediate));
+        ASSERT_NO_FATAL_FAILURE(createEvent(counted_, counterPool_, 0));
+    }
+    void TearDown() override {
+        counted_.reset();
+        counterPool_.reset();
+        EventTest::TearDown();
+    }
+
+    EventPool counterPool_;
+    Event counted_;
+};
+
+TEST_F(CounterBasedEventTest, TheDriverAnnouncesTheExtension) {
+    uint32_t count = 0;
+    ASSERT_ZE_SUCCESS(zeDriverGetExtensionProperties(driver_, &count, nullptr));
+    std::vector<ze_driver_extension_properties_t> extensions(count);
+    ASSERT_ZE_SUCCESS(zeDriverGetExtensionProperties(driver_, &count, extensions.data()));
+    bool found = false;
+    for (const auto &e : extensions)
+        found |= std::string(e.name) == "ZE_experimental_event_pool_counter_based";
+    EXPECT_TRUE(found);
+}
+
+TEST_F(CounterBasedEventTest, ReusedWithoutAReset) {
+    for (int round = 0; round < 4; ++round) {
+        ASSERT_ZE_SUCCESS(appendMulAdd(list_, 3, round, counted_, {}));
+        ASSERT_ZE_SUCCESS(zeEventHostSynchronize(counted_, UINT64_MAX));
+        ASSERT_NO_FATAL_FAILURE(expectData("after each reuse"));
+    }
+}
+
+// Signaled by an earlier command, the event stands for the new one as soon
+// as it is appended: a plain event would stay signaled.
+TEST_F(CounterBasedEventTest, StandsForTheLastAppendedCommand) {
+    Event gate;
+    ASSERT_NO_FATAL_FAILURE(createEvent(gate, 1));
+    ASSERT_ZE_SUCCESS(appendMulAdd(list_, 2, 1, counted_, {}));
+    ASSERT_ZE_SUCCESS(zeEventHostSynchronize(counted_, UINT64_MAX));
+    const std::vector<int> before = snapshot();
+    ASSERT_ZE_SUCCESS(appendMulAdd(list_, 3, 4, counted_, {gate}));
+    EXPECT_ZE_RESULT(ZE_RESULT_NOT_READY, zeEventQueryStatus(counted_));
+    EXPECT_ZE_RESULT(ZE_RESULT_NOT_READY, zeEventHostSynchronize(counted_, 1000000));
+    ASSERT_NO_FATAL_FAILURE(expectUntouched(before, "the gated command ran"));
+    ASSERT_ZE_SUCCESS(zeEventHostSignal(gate));
+    ASSERT_ZE_SUCCESS(zeEventHostSynchronize(counted_, UINT64_MAX));
+    ASSERT_NO_FATAL_FAILURE(expectData("after the gate"));
+}
+
+// A wait appended while the event stood for command A still waits for A
+// after the event moves on to a later command.
+TEST_F(CounterBasedEventTest, AnEarlierWaitKeepsWaitingForItsCommand) {
+    CommandList other;
+    ASSERT_NO_FATAL_FAILURE(createImmediateList(other, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS));
+    Event gate, done;
+    ASSERT_NO_FATAL_FAILURE(createEvent(gate, 1));
+    ASSERT_NO_FATAL_FAILURE(createEvent(done, 2));
+    const std::vector<int> before = snapshot();
+    ASSERT_ZE_SUCCESS(appendMulAdd(list_, 2, 1, counted_, {gate}));   // A, held by the gate
+    ASSERT_ZE_SUCCESS(appendMulAdd(other, -3, 4, done, {counted_}));  // B, after A
+    ASSERT_ZE_SUCCESS(zeCommandListAppendSignalEvent(list_, counted_)); // the event moves on
+    EXPECT_ZE_RESULT(ZE_RESULT_NOT_READY, zeEventQueryStatus(done));
+    ASSERT_NO_FATAL_FAILURE(expectUntouched(before, "B ran before A"));
+    ASSERT_ZE_SUCCESS(zeEventHostSignal(gate));
+    ASSERT_ZE_SUCCESS(zeEventHostSynchronize(done, UINT64_MAX));
+    ASSERT_ZE_SUCCESS(zeEventHostSynchronize(counted_, UINT64_MAX));
+    ASSERT_NO_FATAL_FAILURE(expectData("A then B"));
+}
+
+// A regular list's command signals the event anew at every execution.
+TEST_F(CounterBasedEventTest, RegularListSignalsAtEachExecution) {
+    ze_command_queue_desc_t qdesc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
+    qdesc.mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;
+    CommandQueue queue;
+    ASSERT_ZE_SUCCESS(zeCommandQueueCreate(context_, device_, &qdesc, queue.out()));
+    ze_command_list_desc_t ldesc = {ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC};
+    CommandList regular;
+    ASSERT_ZE_SUCCESS(zeCommandListCreate(context_, device_, &ldesc, regular.out()));
+    Event gate;
+    ASSERT_NO_FATAL_FAILURE(createEvent(gate, 1));
+    ASSERT_ZE_SUCCESS(appendMulAdd(regular, 5, -1, counted_, {gate}));
+    ASSERT_ZE_SUCCESS(zeCommandListClose(regular));
+    ze_command_list_handle_t lists[] = {regular};
+    expected_.assign(data_.data(), data_.data() + kN);
+    for (int execution = 0; execution < 2; ++execution) {
+        for (int &e : expected_)
+            e = e * 5 - 1;
+        ASSERT_ZE_SUCCESS(zeCommandQueueExecuteCommandLists(queue, 1, lists, nullptr));
+        EXPECT_ZE_RESULT(ZE_RESULT_NOT_READY, zeEventQueryStatus(counted_)) << execution;
+        ASSERT_ZE_SUCCESS(zeEventHostSignal(gate));
+        ASSERT_ZE_SUCCESS(zeEventHostSynchronize(counted_, UINT64_MAX));
+        ASSERT_NO_FATAL_FAILURE(expectData("after an execution"));
+        ASSERT_ZE_SUCCESS(zeEventHostReset(gate));
+    }
+    ASSERT_ZE_SUCCESS(zeCommandQueueSynchronize(queue, UINT64_MAX));
+}
+
+TEST_F(CounterBasedEventTest, UnknownPoolFlagsAreRefused) {
+    EventPool pool;
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_ENUMERATION, createCounterBasedPool(pool, 8));
+}
+
 class FenceTest : public WithQueueAndList {
   protected:
     void createFence(Fence &fence) {
