@@ -225,6 +225,11 @@ run)
         section sycl_interop.regular_lists 120 env "${vars[@]}" UR_L0_USE_IMMEDIATE_COMMANDLISTS=0 \
             "$b/tests/sycl/sycl_interop_test" --gtest_filter='RegularLists.*'
         section gpu_sycl_runtime 120 env "${vars[@]}" "$b/tests/sycl/gpu_sycl_runtime_test"
+        # The runtime's Level Zero v2 adapter.
+        section sycl_interop.v2 120 env "${vars[@]}" SYCL_UR_USE_LEVEL_ZERO_V2=1 \
+            "$b/tests/sycl/sycl_interop_test" --gtest_filter='-RegularLists.*'
+        section gpu_sycl_runtime.v2 120 env "${vars[@]}" SYCL_UR_USE_LEVEL_ZERO_V2=1 \
+            "$b/tests/sycl/gpu_sycl_runtime_test"
         section "example sycl_framework" 60 env "${vars[@]}" UR_L0_USE_IMMEDIATE_COMMANDLISTS=1 \
             "$b/examples/sycl_framework"
         section bench_sycl 120 env -u ZE_ENABLE_VALIDATION_LAYER -u ZE_ENABLE_PARAMETER_VALIDATION \
