@@ -67,8 +67,9 @@ GPU_DATA=(driver/tests/spirv driver/cuda/tests/spirv driver/program/spirv tests/
 SYCL_PROGRAMS=(tests/sycl/sycl_interop_test tests/sycl/gpu_sycl_runtime_test
     examples/sycl_framework benchmarks/bench_sycl benchmarks/bench_gpu_sycl
     driver/tests/ze_opencl_newer_api_test)
-SYCL_LIBS=(libsycl.so.9 libur_loader.so.0 libur_adapter_level_zero.so.0 libumf.so.1
-    libhwloc.so.15 libimf.so libsvml.so libirng.so libintlc.so.5)
+SYCL_LIBS=(libsycl.so.9 libur_loader.so.0 libur_adapter_level_zero.so.0
+    libur_adapter_level_zero_v2.so.0 libumf.so.1 libhwloc.so.15 libimf.so libsvml.so libirng.so
+    libintlc.so.5)
 sycl_built() { grep -q '^IMEX_L0_BUILD_SYCL:BOOL=ON' "$BUILD_DIR/CMakeCache.txt"; }
 
 pack_sycl() {

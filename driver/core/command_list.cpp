@@ -52,12 +52,16 @@ void CommandList::finishImmediate(Event *signal) {
 ze_result_t CommandList::hostSynchronize(uint64_t timeoutNs) {
     check(immediate_, ZE_RESULT_ERROR_INVALID_ARGUMENT);
     // A signal behind everything appended so far (the list's queue is in
-    // order), as a command queue's synchronize has.
-    auto done = std::make_shared<Signal>(context_, false);
+    // order), as a command queue's synchronize has; one per batch of appends.
+    std::shared_ptr<Signal> done;
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        queue_->signalWhenDone(*done, nullptr);
-        queue_->flush();
+        if (syncMarker_ == nullptr) {
+            syncMarker_ = std::make_shared<Signal>(context_, false);
+            queue_->signalWhenDone(*syncMarker_, nullptr);
+            queue_->flush();
+        }
+        done = syncMarker_;
     }
     if (timeoutNs == UINT64_MAX) {
         queue_->finish();

@@ -40,6 +40,7 @@ public:
         std::lock_guard<std::mutex> lock(mutex_);
         if (signal != nullptr)
             signal->beforeSignalingCommand();
+        syncMarker_.reset(); // the next hostSynchronize needs a marker behind this
         work(*queue_);
         finishImmediate(signal);
     }
@@ -61,6 +62,9 @@ private:
     const bool immediate_;
     const ze_command_queue_mode_t mode_;
     std::unique_ptr<Queue> queue_; // immediate lists only
+    // hostSynchronize's signal behind the list's work, reused until the next
+    // append (so repeated zero-timeout polls can see it set); under mutex_.
+    std::shared_ptr<Signal> syncMarker_;
     bool closed_ = false;
     std::vector<Command> commands_; // regular lists only
     std::mutex
