@@ -37,9 +37,13 @@ target_link_libraries(imex_l0_sycl_runtime INTERFACE ${IMEX_L0_SYCL_LIBRARY})
 target_compile_definitions(imex_l0_sycl_runtime INTERFACE SYCL_DISABLE_FSYCL_SYCLHPP_WARNING)
 
 # The environment of a SYCL program on the project's driver: the newer
-# loader first; the OpenCL backend's device reported as a GPU (Intel's
-# runtime lists only GPUs of the Level Zero backend); only that backend.
+# loader first (libsycl and the runtime's adapters are found through the
+# programs' and libsycl's own run paths: the runtime's directory stays off
+# the library path, because it also holds an OpenCL ICD loader of its own,
+# which the OpenCL backend would then use instead of the system's); the
+# OpenCL backend's device reported as a GPU (Intel's runtime lists only GPUs
+# of the Level Zero backend); only that backend.
 set(IMEX_L0_SYCL_ENVIRONMENT
-  "LD_LIBRARY_PATH=${IMEX_L0_SYCL_LOADER_DIR}:${IMEX_L0_SYCL_ROOT}/lib"
+  "LD_LIBRARY_PATH=${IMEX_L0_SYCL_LOADER_DIR}"
   "ZE_OPENCL_DEVICE_TYPE=GPU"
   "ONEAPI_DEVICE_SELECTOR=level_zero:*")
