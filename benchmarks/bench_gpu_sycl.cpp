@@ -74,9 +74,7 @@ void Launch_GpuLaunchKernel(benchmark::State &state) {
         params[i] = {&s.buffers[i], sizeof(int *)};
     bench::launchLoop(
         state, __func__,
-        [&] {
-            gpuLaunchKernel(s.stream, kernel, 1, 1, 1, 1, 1, 1, 0, params.data(), nullptr);
-        },
+        [&] { gpuLaunchKernel(s.stream, kernel, 1, 1, 1, 1, 1, 1, 0, params.data(), nullptr); },
         [&] { gpuWait(s.stream); });
 }
 

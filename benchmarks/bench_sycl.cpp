@@ -28,8 +28,7 @@ struct Setup {
     imex_l0::stream stream = imex_l0::sycl_interop::make_stream(engine, queue);
 
     Setup() {
-        std::string bytes =
-            bench::readFile(std::string(IMEX_BENCH_SPIRV_DIR) + "/empty.spv");
+        std::string bytes = bench::readFile(std::string(IMEX_BENCH_SPIRV_DIR) + "/empty.spv");
         spirv.assign(bytes.begin(), bytes.end());
         for (int *&b : buffers)
             b = sycl::malloc_device<int>(16, queue);

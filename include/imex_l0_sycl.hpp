@@ -164,16 +164,15 @@ inline spirv_kernel make_kernel(const sycl::context &context, const sycl::device
     ze_result_t created = zeKernelCreate(module, &kernelDesc, &kernel);
     if (created != ZE_RESULT_SUCCESS) {
         zeModuleDestroy(module);
-        detail::refuse("the module has no kernel '" + name + "' (zeKernelCreate: " +
-                       std::to_string(created) + ")");
+        detail::refuse("the module has no kernel '" + name +
+                       "' (zeKernelCreate: " + std::to_string(created) + ")");
     }
     namespace lz = sycl::ext::oneapi::level_zero;
     // Each handle is SYCL's once the object taking it exists.
     bool moduleTaken = false;
     try {
-        auto bundle =
-            sycl::make_kernel_bundle<detail::level_zero, sycl::bundle_state::executable>(
-                {module, lz::ownership::transfer}, context);
+        auto bundle = sycl::make_kernel_bundle<detail::level_zero, sycl::bundle_state::executable>(
+            {module, lz::ownership::transfer}, context);
         moduleTaken = true;
         sycl::kernel made = sycl::make_kernel<detail::level_zero>(
             {bundle, kernel, lz::ownership::transfer}, context);

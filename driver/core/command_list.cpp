@@ -187,8 +187,8 @@ ze_result_t ZE_APICALL zeCommandListClose(ze_command_list_handle_t hCommandList)
 
 ze_result_t ZE_APICALL zeCommandListHostSynchronize(ze_command_list_handle_t hCommandList,
                                                     uint64_t timeout) {
-    return boundary(__func__,
-                    [&] { return fromHandle<CommandList>(hCommandList)->hostSynchronize(timeout); });
+    return boundary(
+        __func__, [&] { return fromHandle<CommandList>(hCommandList)->hostSynchronize(timeout); });
 }
 
 ze_result_t ZE_APICALL zeCommandListReset(ze_command_list_handle_t hCommandList) {

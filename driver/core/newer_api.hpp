@@ -23,11 +23,11 @@ namespace ze_driver {
 
 constexpr ze_api_version_t kApiVersion1_6 = static_cast<ze_api_version_t>(ZE_MAKE_VERSION(1, 6));
 constexpr ze_api_version_t kApiVersion1_7 = static_cast<ze_api_version_t>(ZE_MAKE_VERSION(1, 7));
-constexpr ze_api_version_t kApiVersion1_10 =
-    static_cast<ze_api_version_t>(ZE_MAKE_VERSION(1, 10));
+constexpr ze_api_version_t kApiVersion1_10 = static_cast<ze_api_version_t>(ZE_MAKE_VERSION(1, 10));
 
 // zeInitDrivers (1.10): which kinds of driver the caller wants.
-constexpr ze_structure_type_t kInitDriverTypeDescType = static_cast<ze_structure_type_t>(0x00020021);
+constexpr ze_structure_type_t kInitDriverTypeDescType =
+    static_cast<ze_structure_type_t>(0x00020021);
 constexpr uint32_t kInitDriverTypeGpu = 1u << 0;
 constexpr uint32_t kInitDriverTypeNpu = 1u << 1;
 struct InitDriverTypeDesc {
@@ -39,8 +39,7 @@ struct InitDriverTypeDesc {
 using InitDriversFn = ze_result_t(ZE_APICALL *)(uint32_t *, ze_driver_handle_t *,
                                                 InitDriverTypeDesc *);
 using DeviceGetRootDeviceFn = ze_result_t(ZE_APICALL *)(ze_device_handle_t, ze_device_handle_t *);
-using CommandListHostSynchronizeFn = ze_result_t(ZE_APICALL *)(ze_command_list_handle_t,
-                                                               uint64_t);
+using CommandListHostSynchronizeFn = ze_result_t(ZE_APICALL *)(ze_command_list_handle_t, uint64_t);
 
 // ZE_experimental_event_pool_counter_based: a pNext of ze_event_pool_desc_t
 // that makes the pool's events counter-based (event.hpp).

@@ -641,8 +641,8 @@ TEST_F(CounterBasedEventTest, AnEarlierWaitKeepsWaitingForItsCommand) {
     ASSERT_NO_FATAL_FAILURE(createEvent(gate, 1));
     ASSERT_NO_FATAL_FAILURE(createEvent(done, 2));
     const std::vector<int> before = snapshot();
-    ASSERT_ZE_SUCCESS(appendMulAdd(list_, 2, 1, counted_, {gate}));   // A, held by the gate
-    ASSERT_ZE_SUCCESS(appendMulAdd(other, -3, 4, done, {counted_}));  // B, after A
+    ASSERT_ZE_SUCCESS(appendMulAdd(list_, 2, 1, counted_, {gate}));     // A, held by the gate
+    ASSERT_ZE_SUCCESS(appendMulAdd(other, -3, 4, done, {counted_}));    // B, after A
     ASSERT_ZE_SUCCESS(zeCommandListAppendSignalEvent(list_, counted_)); // the event moves on
     EXPECT_ZE_RESULT(ZE_RESULT_NOT_READY, zeEventQueryStatus(done));
     ASSERT_NO_FATAL_FAILURE(expectUntouched(before, "B ran before A"));

@@ -33,8 +33,7 @@ void *driverLibrary() {
 
 // Fills a table through the driver's export `name` for `version`, with the
 // word after the 1.4 table set to kGuard first; returns that word.
-template <class Table1_4>
-uintptr_t slotAfter1_4(const char *name, ze_api_version_t version) {
+template <class Table1_4> uintptr_t slotAfter1_4(const char *name, ze_api_version_t version) {
     struct {
         Table1_4 table;
         uintptr_t next;
@@ -59,9 +58,9 @@ const auto kVersion1_12 = static_cast<ze_api_version_t>(ZE_MAKE_VERSION(1, 12));
 TEST(DdiTables, NewerSlotsOnlyForCallersThatHaveThem) {
     EXPECT_EQ(slotAfter1_4<ze_global_dditable_t>("zeGetGlobalProcAddrTable", kVersion1_4), kGuard);
     EXPECT_EQ(slotAfter1_4<ze_device_dditable_t>("zeGetDeviceProcAddrTable", kVersion1_4), kGuard);
-    EXPECT_EQ(slotAfter1_4<ze_command_list_dditable_t>("zeGetCommandListProcAddrTable",
-                                                        kVersion1_4),
-              kGuard);
+    EXPECT_EQ(
+        slotAfter1_4<ze_command_list_dditable_t>("zeGetCommandListProcAddrTable", kVersion1_4),
+        kGuard);
     // 1.6 has HostSynchronize, not yet GetRootDevice (1.7) or InitDrivers (1.10).
     const auto v1_6 = kApiVersion1_6;
     EXPECT_NE(slotAfter1_4<ze_command_list_dditable_t>("zeGetCommandListProcAddrTable", v1_6),
@@ -88,19 +87,20 @@ bool newerLoaderRequired() {
     return v && std::strcmp(v, "1") == 0;
 }
 
-#define NEEDS_NEWER_LOADER(fn)                                                                 \
-    do {                                                                                       \
-        if (!(fn)) {                                                                           \
-            ASSERT_FALSE(newerLoaderRequired()) << "the loader has no " #fn;                    \
-            GTEST_SKIP() << "the Level Zero loader predates " #fn " (the .newer_loader run "     \
-                            "has it)";                                                         \
-        }                                                                                      \
+#define NEEDS_NEWER_LOADER(fn)                                                                     \
+    do {                                                                                           \
+        if (!(fn)) {                                                                               \
+            ASSERT_FALSE(newerLoaderRequired()) << "the loader has no " #fn;                       \
+            GTEST_SKIP() << "the Level Zero loader predates " #fn " (the .newer_loader run "       \
+                            "has it)";                                                             \
+        }                                                                                          \
     } while (0)
 
 class NewerLoader : public WithImmediateList {};
 
 TEST_F(NewerLoader, HostSynchronizeWaitsForTheListsWork) {
-    auto hostSynchronize = loaderFunction<CommandListHostSynchronizeFn>("zeCommandListHostSynchronize");
+    auto hostSynchronize =
+        loaderFunction<CommandListHostSynchronizeFn>("zeCommandListHostSynchronize");
     NEEDS_NEWER_LOADER(hostSynchronize);
     const uint32_t n = 4096;
     Module basic;
@@ -129,7 +129,8 @@ TEST_F(NewerLoader, HostSynchronizeWaitsForTheListsWork) {
 }
 
 TEST_F(NewerLoader, HostSynchronizeRefusesARegularList) {
-    auto hostSynchronize = loaderFunction<CommandListHostSynchronizeFn>("zeCommandListHostSynchronize");
+    auto hostSynchronize =
+        loaderFunction<CommandListHostSynchronizeFn>("zeCommandListHostSynchronize");
     NEEDS_NEWER_LOADER(hostSynchronize);
     CommandList regular;
     ze_command_list_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC};

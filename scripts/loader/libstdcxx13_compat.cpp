@@ -12,4 +12,4 @@ static std::ios_base::Init streams;
 
 namespace std {
 void ios_base_library_init() {}
-}
+} // namespace std

@@ -12,7 +12,9 @@ using namespace imex_l0;
 
 namespace {
 
-SyclGpuStream *gpuStream(void *stream) { return validate<SyclGpuStream>(stream, "stream"); }
+SyclGpuStream *gpuStream(void *stream) {
+    return validate<SyclGpuStream>(stream, "stream");
+}
 
 // Errors of work that failed after its submission returned (a kernel that
 // faulted): SYCL hands them to the queue's handler at the next wait.
@@ -26,7 +28,9 @@ void reportAsync(sycl::exception_list errors) {
     }
 }
 
-sycl::property_list inOrder() { return {sycl::property::queue::in_order{}}; }
+sycl::property_list inOrder() {
+    return {sycl::property::queue::in_order{}};
+}
 
 } // namespace
 
@@ -60,7 +64,9 @@ void gpuStreamDestroy(void *stream) {
     });
 }
 
-void gpuDestroyStream(void *stream) { gpuStreamDestroy(stream); }
+void gpuDestroyStream(void *stream) {
+    gpuStreamDestroy(stream);
+}
 
 void *gpuCreateDevice(size_t index) {
     return gpuGuard(__func__, static_cast<void *>(nullptr), [&]() -> void * {
@@ -72,7 +78,9 @@ void *gpuCreateDevice(size_t index) {
     });
 }
 
-void gpuDestroyDevice(void *device) { delete static_cast<sycl::device *>(device); }
+void gpuDestroyDevice(void *device) {
+    delete static_cast<sycl::device *>(device);
+}
 
 void *gpuCreateContext(void *device) {
     return gpuGuard(__func__, static_cast<void *>(nullptr), [&]() -> void * {
@@ -82,7 +90,9 @@ void *gpuCreateContext(void *device) {
     });
 }
 
-void gpuDestroyContext(void *context) { delete static_cast<sycl::context *>(context); }
+void gpuDestroyContext(void *context) {
+    delete static_cast<sycl::context *>(context);
+}
 
 void *gpuMemAlloc(void *stream, size_t size, size_t alignment, bool isShared) {
     return gpuGuard(__func__, static_cast<void *>(nullptr),

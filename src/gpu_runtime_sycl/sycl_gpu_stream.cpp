@@ -14,20 +14,20 @@ namespace {
 
 // A by-value kernel argument of N bytes: SYCL sets arguments by C++ type, so
 // each size lowered code may pass (1 to 128 bytes) gets a type of its own.
-template <size_t N> struct Bytes {
-    unsigned char b[N];
-};
+template <size_t N> struct Bytes { unsigned char b[N]; };
 using SetArg = void (*)(sycl::handler &, int, const void *);
 template <size_t N> void setBytes(sycl::handler &h, int index, const void *value) {
     Bytes<N> bytes;
     std::memcpy(bytes.b, value, N);
     h.set_arg(index, bytes);
 }
-template <size_t... I> constexpr std::array<SetArg, sizeof...(I)> setters(std::index_sequence<I...>) {
+template <size_t... I>
+constexpr std::array<SetArg, sizeof...(I)> setters(std::index_sequence<I...>) {
     return {&setBytes<I + 1>...};
 }
 constexpr size_t kMaxArgBytes = 128;
-constexpr std::array<SetArg, kMaxArgBytes> kSetters = setters(std::make_index_sequence<kMaxArgBytes>{});
+constexpr std::array<SetArg, kMaxArgBytes> kSetters =
+    setters(std::make_index_sequence<kMaxArgBytes>{});
 
 const ParamDesc *paramsEnd(const ParamDesc *p) {
     while (p && p->data)
@@ -119,8 +119,7 @@ void SyclGpuStream::fill(void *dst, const void *pattern, size_t patternSize, siz
     if (patternSize == 0 || patternSize > kMaxArgBytes || (patternSize & (patternSize - 1)) ||
         size % patternSize)
         failInvalid("patternSize " + std::to_string(patternSize) +
-                    " must be a power of two up to 128 that divides size " +
-                    std::to_string(size));
+                    " must be a power of two up to 128 that divides size " + std::to_string(size));
     if (size == 0)
         return;
     if (patternSize == 1) {
@@ -231,7 +230,9 @@ SyclEvent *SyclGpuStream::launch(SyclKernel *kernel, const size_t grid[3], const
     return handOut(std::move(done));
 }
 
-SyclEvent *SyclGpuStream::record() { return handOut(last_ ? *last_ : sycl::event()); }
+SyclEvent *SyclGpuStream::record() {
+    return handOut(last_ ? *last_ : sycl::event());
+}
 
 void SyclGpuStream::waitEvents(const void *deps) {
     std::vector<sycl::event> events = dependencies(deps);

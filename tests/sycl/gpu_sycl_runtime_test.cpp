@@ -136,9 +136,8 @@ TEST_F(GpuSycl, ByValueArgumentsOfEverySize) {
     long l = -(long(1) << 50);
     float f = 2.5f;
     auto *out = static_cast<long *>(gpuMemAlloc(stream, 8 * sizeof(long), 0, false));
-    ParamDesc params[] = {{&out, sizeof out}, {&c, sizeof c}, {&s, sizeof s},
-                          {&i, sizeof i},     {&l, sizeof l}, {&f, sizeof f},
-                          {&m, sizeof m},     {nullptr, 0}};
+    ParamDesc params[] = {{&out, sizeof out}, {&c, sizeof c}, {&s, sizeof s}, {&i, sizeof i},
+                          {&l, sizeof l},     {&f, sizeof f}, {&m, sizeof m}, {nullptr, 0}};
     gpuLaunchKernel(stream, gpuKernelGet(stream, other, "values"), 1, 1, 1, 1, 1, 1, 0, params,
                     nullptr);
     std::vector<long> got = readBack<long>(out, 8);
@@ -153,10 +152,10 @@ TEST_F(GpuSycl, EventOrdersWorkOnAnotherStream) {
     ASSERT_NE(second, nullptr) << failures();
     auto *d = static_cast<int *>(gpuMemAlloc(stream, 64 * sizeof(int), 0, true));
     int value = 41, spins = 200000;
-    ParamDesc slow[] = {{&d, sizeof d}, {&value, sizeof value}, {&spins, sizeof spins},
-                        {nullptr, 0}};
-    void *stored = gpuLaunchKernel(stream, kernel("slow_store"), 1, 1, 1, 64, 1, 1, 0, slow,
-                                   nullptr);
+    ParamDesc slow[] = {
+        {&d, sizeof d}, {&value, sizeof value}, {&spins, sizeof spins}, {nullptr, 0}};
+    void *stored =
+        gpuLaunchKernel(stream, kernel("slow_store"), 1, 1, 1, 64, 1, 1, 0, slow, nullptr);
     ASSERT_NE(stored, nullptr);
     void *secondModule = gpuModuleLoad(second, kernels.data(), kernels.size());
     ParamDesc inc[] = {{&d, sizeof d}, {nullptr, 0}};
@@ -178,8 +177,8 @@ TEST_F(GpuSycl, RecordedEventAndWaitEvents) {
     auto *d = static_cast<int *>(gpuMemAlloc(stream, 64 * sizeof(int), 0, false));
     auto *copy = static_cast<int *>(gpuMemAlloc(stream, 64 * sizeof(int), 0, true));
     int value = 9, spins = 200000;
-    ParamDesc slow[] = {{&d, sizeof d}, {&value, sizeof value}, {&spins, sizeof spins},
-                        {nullptr, 0}};
+    ParamDesc slow[] = {
+        {&d, sizeof d}, {&value, sizeof value}, {&spins, sizeof spins}, {nullptr, 0}};
     gpuLaunchKernel(stream, kernel("slow_store"), 1, 1, 1, 64, 1, 1, 0, slow, nullptr);
     gpuMemCopy(stream, copy, d, 64 * sizeof(int));
     void *recorded = gpuRecordEvent(stream);
@@ -220,8 +219,8 @@ TEST_F(GpuSycl, FreeRightAfterQueuedWork) {
     auto *d = static_cast<int *>(gpuMemAlloc(stream, 64 * sizeof(int), 0, false));
     auto *out = static_cast<int *>(gpuMemAlloc(stream, 64 * sizeof(int), 0, true));
     int value = 5, spins = 100000;
-    ParamDesc slow[] = {{&d, sizeof d}, {&value, sizeof value}, {&spins, sizeof spins},
-                        {nullptr, 0}};
+    ParamDesc slow[] = {
+        {&d, sizeof d}, {&value, sizeof value}, {&spins, sizeof spins}, {nullptr, 0}};
     gpuLaunchKernel(stream, kernel("slow_store"), 1, 1, 1, 64, 1, 1, 0, slow, nullptr);
     gpuMemCopy(stream, out, d, 64 * sizeof(int));
     gpuMemFree(stream, d);

@@ -31,7 +31,9 @@ std::vector<float> iota() {
     return v;
 }
 
-imex_l0_range_t range1d(size_t n) { return {{n, 1, 1}, {0, 0, 0}}; }
+imex_l0_range_t range1d(size_t n) {
+    return {{n, 1, 1}, {0, 0, 0}};
+}
 
 // Each element through x*a+b, in order, on the host.
 std::vector<float> affineOnHost(std::vector<float> v,
@@ -58,8 +60,7 @@ TEST(Engine, WrapsTheQueuesLevelZeroObjects) {
     ASSERT_EQ(q.get_backend(), sycl::backend::ext_oneapi_level_zero);
     imex_l0::engine e = interop::make_engine(q);
     EXPECT_EQ(e.device(), sycl::get_native<sycl::backend::ext_oneapi_level_zero>(q.get_device()));
-    EXPECT_EQ(e.context(),
-              sycl::get_native<sycl::backend::ext_oneapi_level_zero>(q.get_context()));
+    EXPECT_EQ(e.context(), sycl::get_native<sycl::backend::ext_oneapi_level_zero>(q.get_context()));
     EXPECT_EQ(e.device_name(), q.get_device().get_info<sycl::info::device::name>());
 }
 
@@ -152,8 +153,8 @@ TEST(Kernel, SpirvThatDoesNotBuildIsRefusedWithTheLog) {
 TEST(Kernel, MissingKernelNameIsRefused) {
     sycl::queue q{sycl::gpu_selector_v};
     std::vector<char> spirv = imex_l0::compile_opencl_c(kSource);
-    std::string message = messageOf(
-        [&] { interop::make_kernel(q.get_context(), q.get_device(), spirv, "nothing"); });
+    std::string message =
+        messageOf([&] { interop::make_kernel(q.get_context(), q.get_device(), spirv, "nothing"); });
     EXPECT_NE(message.find("no kernel 'nothing'"), std::string::npos) << message;
 }
 
