@@ -66,7 +66,7 @@ void Event::beforeSignalingCommand() {
                    retired_.end());
     if (!signal_->isSet())
         retired_.push_back(signal_);
-    signal_ = std::make_shared<Signal>(context_, timestamps_);
+    std::atomic_store(&signal_, std::make_shared<Signal>(context_, timestamps_));
 }
 
 namespace {
@@ -139,28 +139,28 @@ ze_result_t ZE_APICALL zeEventDestroy(ze_event_handle_t hEvent) {
 
 ze_result_t ZE_APICALL zeEventHostSignal(ze_event_handle_t hEvent) {
     return boundary(__func__, [&] {
-        fromHandle<Event>(hEvent)->signal().set();
+        fromHandle<Event>(hEvent)->currentSignal()->set();
         return ZE_RESULT_SUCCESS;
     });
 }
 
 ze_result_t ZE_APICALL zeEventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout) {
     return boundary(__func__, [&] {
-        return fromHandle<Event>(hEvent)->signal().waitFor(timeout) ? ZE_RESULT_SUCCESS
-                                                                    : ZE_RESULT_NOT_READY;
+        return fromHandle<Event>(hEvent)->currentSignal()->waitFor(timeout) ? ZE_RESULT_SUCCESS
+                                                                            : ZE_RESULT_NOT_READY;
     });
 }
 
 ze_result_t ZE_APICALL zeEventQueryStatus(ze_event_handle_t hEvent) {
     return boundary(__func__, [&] {
-        return fromHandle<Event>(hEvent)->signal().isSet() ? ZE_RESULT_SUCCESS
-                                                           : ZE_RESULT_NOT_READY;
+        return fromHandle<Event>(hEvent)->currentSignal()->isSet() ? ZE_RESULT_SUCCESS
+                                                                   : ZE_RESULT_NOT_READY;
     });
 }
 
 ze_result_t ZE_APICALL zeEventHostReset(ze_event_handle_t hEvent) {
     return boundary(__func__, [&] {
-        fromHandle<Event>(hEvent)->signal().reset();
+        fromHandle<Event>(hEvent)->currentSignal()->reset();
         return ZE_RESULT_SUCCESS;
     });
 }
@@ -171,10 +171,11 @@ ze_result_t ZE_APICALL zeEventQueryKernelTimestamp(ze_event_handle_t hEvent,
         Event *event = fromHandle<Event>(hEvent);
         notNull(dst);
         check(event->timestamps(), ZE_RESULT_ERROR_INVALID_ARGUMENT);
-        if (!event->signal().isSet())
+        std::shared_ptr<Signal> signal = event->currentSignal();
+        if (!signal->isSet())
             return ZE_RESULT_NOT_READY;
         uint64_t start, end;
-        event->signal().timestamps(&start, &end);
+        signal->timestamps(&start, &end);
         dst->global.kernelStart = dst->context.kernelStart = start;
         dst->global.kernelEnd = dst->context.kernelEnd = end;
         return ZE_RESULT_SUCCESS;

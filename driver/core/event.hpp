@@ -72,11 +72,17 @@ public:
     bool timestamps() const { return timestamps_; }
     Signal &signal() { return *signal_; }
     const std::shared_ptr<Signal> &sharedSignal() const { return signal_; }
+    // The signal for the host's calls (synchronize, query, host signal and
+    // reset), which may come from a thread other than the one appending: a
+    // counter-based event may take a fresh signal meanwhile, and the copy
+    // keeps the one the call looks at alive.
+    std::shared_ptr<Signal> currentSignal() const { return std::atomic_load(&signal_); }
     // Before a command that will signal this event is enqueued: a
     // counter-based event takes a fresh Signal for it. The one before stays
     // alive until it is set, since commands enqueued earlier may wait on it
     // (a Signal's end releases its waiters). Appends of one counter-based
-    // event come from one thread at a time (the list's).
+    // event come from one thread at a time (the list's); the host's calls use
+    // currentSignal() and may come from any thread.
     void beforeSignalingCommand();
 
 private:

@@ -3,7 +3,9 @@
 // lists, barriers, kernel timestamps, and fences over regular lists.
 #include "ze_test_common.hpp"
 
+#include <atomic>
 #include <future>
+#include <thread>
 
 namespace zetest {
 namespace {
@@ -678,6 +680,27 @@ TEST_F(CounterBasedEventTest, RegularListSignalsAtEachExecution) {
         ASSERT_ZE_SUCCESS(zeEventHostReset(gate));
     }
     ASSERT_ZE_SUCCESS(zeCommandQueueSynchronize(queue, UINT64_MAX));
+}
+
+// The host asks about the event from another thread while the list's thread
+// keeps giving it to new commands: each answer is about one of them, and the
+// last wait sees the last command.
+TEST_F(CounterBasedEventTest, HostQueriesWhileAnotherThreadReusesTheEvent) {
+    std::atomic<bool> appending{true};
+    std::thread host([&] {
+        while (appending.load()) {
+            ze_result_t r = zeEventQueryStatus(counted_);
+            EXPECT_TRUE(r == ZE_RESULT_SUCCESS || r == ZE_RESULT_NOT_READY) << r;
+            r = zeEventHostSynchronize(counted_, 1000);
+            EXPECT_TRUE(r == ZE_RESULT_SUCCESS || r == ZE_RESULT_NOT_READY) << r;
+        }
+    });
+    for (int round = 0; round < 200; ++round)
+        ASSERT_ZE_SUCCESS(appendMulAdd(list_, -1, round % 7, counted_, {})); // stays bounded
+    appending.store(false);
+    host.join();
+    ASSERT_ZE_SUCCESS(zeEventHostSynchronize(counted_, UINT64_MAX));
+    ASSERT_NO_FATAL_FAILURE(expectData("after 200 reuses"));
 }
 
 TEST_F(CounterBasedEventTest, UnknownPoolFlagsAreRefused) {
