@@ -64,60 +64,6 @@ TEST_F(ModuleTest, ReductionWithLocalMemoryAndBarriers) {
     }
 }
 
-// The uniform group arithmetic of SPV_KHR_uniform_group_instructions
-// (cl_khr_work_group_uniform_arithmetic's names once translated), which the
-// driver defines for both backends: every result of every work-item against
-// the host's. Groups: all non-zero, one zero, all zero, mixed.
-TEST_F(ModuleTest, WorkGroupUniformArithmetic) {
-    Module module;
-    ASSERT_NO_FATAL_FAILURE(loadModule(module, "uniform_arithmetic"));
-    constexpr uint32_t group = 16, groups = 4, n = group * groups, kResults = 10;
-    Kernel kernel;
-    ASSERT_NO_FATAL_FAILURE(loadKernel(kernel, module, "uniform_arithmetic", group));
-    UsmBuffer<int> in, out;
-    allocate(in, UsmKind::Shared, n);
-    allocate(out, UsmKind::Shared, n * kResults);
-    for (uint32_t i = 0; i < n; ++i) {
-        const uint32_t g = i / group, j = i % group;
-        const int value = int(3 * j + 1) * (j % 2 ? -1 : 1); // non-zero, both signs
-        in[i] = g == 0 ? value : g == 1 ? (j == 5 ? 0 : value) : g == 2 ? 0 : int(j % 3);
-    }
-    std::fill(out.data(), out.data() + n * kResults, 12345);
-    ASSERT_ZE_SUCCESS(setArgs(kernel, {usm(in), usm(out), byValue(n)}));
-    ASSERT_ZE_SUCCESS(launch(list_, kernel, {groups, 1, 1}));
-    ASSERT_NO_FATAL_FAILURE(sync());
-    for (uint32_t g = 0; g < groups; ++g) {
-        const int *v = in.data() + g * group;
-        uint32_t product = 1; // int arithmetic wraps: computed unsigned
-        int bitAnd = -1, bitOr = 0, bitXor = 0, logicalAnd = 1, logicalOr = 0, logicalXor = 0;
-        for (uint32_t j = 0; j < group; ++j) {
-            product *= uint32_t(v[j]);
-            bitAnd &= v[j];
-            bitOr |= v[j];
-            bitXor ^= v[j];
-            logicalAnd &= v[j] != 0;
-            logicalOr |= v[j] != 0;
-            logicalXor ^= v[j] != 0;
-        }
-        uint32_t scanProduct = 1;
-        int scanXor = 0, scanOr = 0;
-        for (uint32_t j = 0; j < group; ++j) {
-            const int exclusiveXor = scanXor;
-            scanProduct *= uint32_t(v[j]);
-            scanXor ^= v[j];
-            scanOr |= v[j] != 0;
-            const int expected[kResults] = {int(product), bitAnd,           bitOr,
-                                            bitXor,       logicalAnd,       logicalOr,
-                                            logicalXor,   int(scanProduct), exclusiveXor,
-                                            scanOr};
-            const uint32_t i = g * group + j;
-            for (uint32_t r = 0; r < kResults; ++r)
-                ASSERT_EQ(out[r * n + i], expected[r])
-                    << "result " << r << " of work-item " << j << " of group " << g;
-        }
-    }
-}
-
 // PoCL aborts the process when a launch asks for more local memory than the
 // device has; the driver refuses such an argument instead, and the process
 // goes on to run the kernel with a size that fits.
