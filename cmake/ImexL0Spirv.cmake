@@ -18,9 +18,11 @@ function(imex_l0_add_spirv out_var)
       COMMAND "${IMEX_L0_CLANG}" -cc1 -triple spir64-unknown-unknown -cl-std=CL2.0
               -no-opaque-pointers -fdeclare-opencl-builtins -finclude-default-header
               -O2 -emit-llvm-bc -o "${bc}" "${abs}"
-      # Intel's sub-group operations, where a kernel uses them (their
-      # extension is declared only then).
-      COMMAND "${IMEX_L0_LLVM_SPIRV}" --spirv-max-version=1.2 --spirv-ext=+SPV_INTEL_subgroups
+      # Intel's sub-group operations and the uniform group arithmetic of
+      # SPV_KHR_uniform_group_instructions, where a kernel uses them (their
+      # extensions are declared only then).
+      COMMAND "${IMEX_L0_LLVM_SPIRV}" --spirv-max-version=1.2
+              --spirv-ext=+SPV_INTEL_subgroups,+SPV_KHR_uniform_group_instructions
               "${bc}" -o "${spv}"
       COMMAND "${IMEX_L0_SPIRV_VAL}" "${spv}"
       DEPENDS "${abs}"

@@ -10,6 +10,7 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 
 #include <algorithm>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,24 @@ namespace {
 constexpr unsigned kLocalFence = 1;
 
 enum class Kind { all, any, broadcast, reduce, scanInclusive, scanExclusive };
-enum class Op { add, min, max, logicalAnd, logicalOr };
+// add, min, max: OpenCL C 2.0; the rest: cl_khr_work_group_uniform_arithmetic
+// (what the translator makes of SPV_KHR_uniform_group_instructions).
+enum class Op {
+    add,
+    min,
+    max,
+    mul,
+    bitwiseAnd,
+    bitwiseOr,
+    bitwiseXor,
+    logicalAnd,
+    logicalOr,
+    logicalXor
+};
+
+bool isLogical(Op op) {
+    return op == Op::logicalAnd || op == Op::logicalOr || op == Op::logicalXor;
+}
 
 struct Collective {
     Kind kind;
@@ -54,26 +72,47 @@ bool parse(llvm::StringRef name, Collective *out) {
         kind = Kind::scanExclusive;
     else
         return false;
-    Op op;
-    if (name == "add")
-        op = Op::add;
-    else if (name == "min")
-        op = Op::min;
-    else if (name == "max")
-        op = Op::max;
-    else
-        return false;
-    *out = {kind, op};
-    return true;
+    static const std::pair<llvm::StringRef, Op> kOps[] = {
+        {"add", Op::add},
+        {"min", Op::min},
+        {"max", Op::max},
+        {"mul", Op::mul},
+        {"bitwise_and", Op::bitwiseAnd},
+        {"bitwise_or", Op::bitwiseOr},
+        {"bitwise_xor", Op::bitwiseXor},
+        {"logical_and", Op::logicalAnd},
+        {"logical_or", Op::logicalOr},
+        {"logical_xor", Op::logicalXor},
+    };
+    for (const auto &[spelling, op] : kOps)
+        if (name == spelling) {
+            *out = {kind, op};
+            return true;
+        }
+    return false;
 }
 
 // The identity of `op` on `type`; `isSigned` for integers ('i', 'l' in the
 // mangled name).
 llvm::Constant *identity(Op op, llvm::Type *type, bool isSigned) {
-    if (op == Op::add || op == Op::logicalOr)
+    switch (op) {
+    case Op::add:
+    case Op::bitwiseOr:
+    case Op::bitwiseXor:
+    case Op::logicalOr:
+    case Op::logicalXor:
         return llvm::Constant::getNullValue(type);
-    if (op == Op::logicalAnd)
+    case Op::logicalAnd:
         return llvm::ConstantInt::get(type, 1);
+    case Op::mul:
+        return type->isFloatingPointTy() ? llvm::ConstantFP::get(type, 1.0)
+                                         : llvm::ConstantInt::get(type, 1);
+    case Op::bitwiseAnd:
+        return llvm::Constant::getAllOnesValue(type);
+    case Op::min:
+    case Op::max:
+        break;
+    }
     const bool min = op == Op::min;
     if (type->isFloatingPointTy())
         return llvm::ConstantFP::getInfinity(type, /*Negative=*/!min);
@@ -89,10 +128,17 @@ llvm::Value *combine(llvm::IRBuilder<> &b, Op op, llvm::Value *x, llvm::Value *y
     switch (op) {
     case Op::add:
         return fp ? b.CreateFAdd(x, y) : b.CreateAdd(x, y);
-    case Op::logicalAnd:
+    case Op::mul:
+        return fp ? b.CreateFMul(x, y) : b.CreateMul(x, y);
+    case Op::bitwiseAnd:
+    case Op::logicalAnd: // on 0/1 values
         return b.CreateAnd(x, y);
+    case Op::bitwiseOr:
     case Op::logicalOr:
         return b.CreateOr(x, y);
+    case Op::bitwiseXor:
+    case Op::logicalXor:
+        return b.CreateXor(x, y);
     case Op::min:
         if (fp)
             return b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, x, y);
@@ -150,7 +196,8 @@ void define(llvm::Function &f, Collective c, llvm::StringRef params, unsigned ma
                              workItem(b, "_Z12get_local_idj", 1),
                              workItem(b, "_Z12get_local_idj", 2));
     llvm::Value *value = x;
-    if (c.kind == Kind::all || c.kind == Kind::any)
+    // Logical operations combine truth values: each operand becomes 0 or 1.
+    if (c.kind == Kind::all || c.kind == Kind::any || isLogical(c.op))
         value = b.CreateZExt(b.CreateICmpNE(x, llvm::Constant::getNullValue(type)), type);
     // The previous collective's readers are done with the array.
     barrier(b);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <future>
 #include <numeric>
 #include <set>
@@ -61,6 +62,71 @@ TEST_F(ModuleTest, ReductionWithLocalMemoryAndBarriers) {
                 std::accumulate(in.data() + g * groupSize, in.data() + (g + 1) * groupSize, 0);
             ASSERT_EQ(partial[g], expected) << "group size " << groupSize << " group " << g;
         }
+    }
+}
+
+// The uniform group arithmetic of SPV_KHR_uniform_group_instructions
+// (cl_khr_work_group_uniform_arithmetic's names once translated), which the
+// driver defines for both backends: every result of every work-item against
+// the host's, one kernel per function. Groups: all non-zero, one zero, all
+// zero, mixed.
+TEST_F(ModuleTest, WorkGroupUniformArithmetic) {
+    Module module;
+    ASSERT_NO_FATAL_FAILURE(loadModule(module, "uniform_arithmetic"));
+    constexpr uint32_t group = 16, groups = 4, n = group * groups;
+    UsmBuffer<int> in, out;
+    allocate(in, UsmKind::Shared, n);
+    allocate(out, UsmKind::Shared, n);
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t g = i / group, j = i % group;
+        const int value = int(3 * j + 1) * (j % 2 ? -1 : 1); // non-zero, both signs
+        in[i] = g == 0 ? value : g == 1 ? (j == 5 ? 0 : value) : g == 2 ? 0 : int(j % 3);
+    }
+    // Each function as the host computes it for work-item j of a group's
+    // values v: int arithmetic wraps, so products are computed unsigned.
+    using Expected = std::function<int(const int *v, uint32_t j)>;
+    auto fold = [](int identity, auto op, bool inclusive) {
+        return [=](const int *v, uint32_t j) {
+            const uint32_t last = inclusive ? j + 1 : j;
+            int result = identity;
+            for (uint32_t k = 0; k < last; ++k)
+                result = op(result, v[k]);
+            return result;
+        };
+    };
+    auto reduce = [&](int identity, auto op) {
+        auto whole = fold(identity, op, true);
+        return [=](const int *v, uint32_t) { return whole(v, group - 1); };
+    };
+    auto mul = [](int a, int b) { return int(uint32_t(a) * uint32_t(b)); };
+    auto bitAnd = [](int a, int b) { return a & b; };
+    auto bitOr = [](int a, int b) { return a | b; };
+    auto bitXor = [](int a, int b) { return a ^ b; };
+    auto logicalAnd = [](int a, int b) { return int(a != 0 && b != 0); };
+    auto logicalOr = [](int a, int b) { return int(a != 0 || b != 0); };
+    auto logicalXor = [](int a, int b) { return int((a != 0) != (b != 0)); };
+    const std::pair<const char *, Expected> functions[] = {
+        {"work_group_reduce_mul_kernel", reduce(1, mul)},
+        {"work_group_reduce_bitwise_and_kernel", reduce(-1, bitAnd)},
+        {"work_group_reduce_bitwise_or_kernel", reduce(0, bitOr)},
+        {"work_group_reduce_bitwise_xor_kernel", reduce(0, bitXor)},
+        {"work_group_reduce_logical_and_kernel", reduce(1, logicalAnd)},
+        {"work_group_reduce_logical_or_kernel", reduce(0, logicalOr)},
+        {"work_group_reduce_logical_xor_kernel", reduce(0, logicalXor)},
+        {"work_group_scan_inclusive_mul_kernel", fold(1, mul, true)},
+        {"work_group_scan_exclusive_bitwise_xor_kernel", fold(0, bitXor, false)},
+        {"work_group_scan_inclusive_logical_or_kernel", fold(0, logicalOr, true)},
+    };
+    for (const auto &[name, expected] : functions) {
+        Kernel kernel;
+        ASSERT_NO_FATAL_FAILURE(loadKernel(kernel, module, name, group));
+        std::fill(out.data(), out.data() + n, 12345);
+        ASSERT_ZE_SUCCESS(setArgs(kernel, {usm(in), usm(out)}));
+        ASSERT_ZE_SUCCESS(launch(list_, kernel, {groups, 1, 1}));
+        ASSERT_NO_FATAL_FAILURE(sync());
+        for (uint32_t i = 0; i < n; ++i)
+            ASSERT_EQ(out[i], expected(in.data() + i / group * group, i % group))
+                << name << ", work-item " << i % group << " of group " << i / group;
     }
 }
 
