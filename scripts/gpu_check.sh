@@ -16,7 +16,7 @@
 #         sycl.tar.xz   with the SYCL tests built (IMEX_L0_BUILD_SYCL): the
 #                       SYCL runtime's libraries and the Level Zero loader
 #                       it needs (.deps/, docs/sycl.md) (made once);
-#   bash scripts/gpu_check.sh run [benchmarks|peers|math|sycl]
+#   bash scripts/gpu_check.sh run [benchmarks|peers|math|sycl|memory]
 #                                       there: unpacks them, makes the paths
 #       compiled into the programs valid (the repository at this machine's
 #       path, clang's resource directory), and runs, each with a time limit
@@ -27,7 +27,8 @@
 #       layer, as an application runs; only they with `benchmarks`; with
 #       `peers`, on two GPUs or more, only the two-GPU suite and benchmark;
 #       with `math`, the builtins' suite and the kernels against NVIDIA's
-#       OpenCL on the same sources, bench_cuda_vs_opencl; with `sycl`, only
+#       OpenCL on the same sources, bench_cuda_vs_opencl; with `memory`, the
+#       USM, virtual memory and memory IPC suites; with `sycl`, only
 #       the SYCL interop tests, example and benchmark, which the full run
 #       includes when sycl.tar.xz is there). Exits
 #       non-zero if a suite failed; the summary at the end names them.
@@ -46,6 +47,7 @@ GPU_PROGRAMS=(
     driver/cuda/tests/ze_cuda_lists_test driver/cuda/tests/ze_cuda_kernels_test
     driver/cuda/tests/ze_cuda_builtins_test driver/cuda/tests/ze_cuda_device_lost_test
     driver/cuda/tests/ze_cuda_peers_test
+    driver/tests/ze_opencl_virtual_memory_test driver/tests/ze_opencl_ipc_test
     tests/gpu_runtime/gpu_runtime_test tests/mlir_runtime/mlir_runtime_test
     tests/mlir_runtime/mlir_runtime_aot
     examples/regular_list examples/embed_framework examples/gpux_user_stream
@@ -256,6 +258,22 @@ run)
         [ ${#failed[@]} -eq 0 ]
         exit
     fi
+    # The driver suites of physical and virtual memory and of memory shared
+    # between processes, on libze_cuda.so (the IPC event pools are the
+    # OpenCL backend's only).
+    memory_checks() {
+        section virtual_memory 120 "$b/driver/tests/ze_opencl_virtual_memory_test"
+        section ipc_memory 120 "$b/driver/tests/ze_opencl_ipc_test" \
+            --gtest_filter='IpcTest.ParentMemoryIsWrittenByAChildProcess:IpcTest.OpensInTheExportingProcess*'
+    }
+    if [ "${2:-}" = memory ]; then
+        export ZE_ENABLE_ALT_DRIVERS="$cuda_driver"
+        section ze_cuda.usm 120 "$b/driver/cuda/tests/ze_cuda_usm_test"
+        memory_checks
+        echo "=== summary: ${#failed[@]} failed${failed[*]:+: ${failed[*]}}"
+        [ ${#failed[@]} -eq 0 ]
+        exit
+    fi
     if [ "${2:-}" = peers ]; then
         # Two GPUs or more (nvidia-h100-x2): only what needs them.
         export ZE_ENABLE_ALT_DRIVERS="$cuda_driver"
@@ -282,6 +300,7 @@ run)
         for s in usm lists kernels builtins device_lost peers; do
             section "ze_cuda.$s" 180 "$b/driver/cuda/tests/ze_cuda_${s}_test"
         done
+        memory_checks
         for t in "${GPU_INTEROP_TESTS[@]}"; do
             section "interop_$t" 180 "$b/tests/interop/interop_${t}_test"
         done

@@ -26,6 +26,7 @@ class Driver;
 class Kernel;
 class Module;
 struct Allocation;
+struct PhysicalMemoryNative;
 struct SpirvInput;
 using SpirvProgram = std::vector<SpirvInput>;
 enum class ArgKind;
@@ -126,6 +127,30 @@ bool deviceLost(Device &device);
 // its own peer).
 bool peerAccess(Device &device, Device &peer);
 
+// Physical and virtual memory (virtual_memory.hpp), whose books the core
+// keeps and checks: every address, size and offset passed here is a whole
+// number of pages of virtualPageSize, within a reservation or a physical
+// memory. Failures throw; freeAddresses, called by destructors too, never does.
+//
+// The granularity of the context's reservations, mappings and physical memory.
+size_t virtualPageSize(Context &context);
+// Whether `device` has physical memory, and its kernels and copies reach
+// mapped ranges (ZE_RESULT_ERROR_UNSUPPORTED_FEATURE otherwise).
+bool virtualMemorySupported(Device &device);
+std::shared_ptr<PhysicalMemoryNative> createPhysicalMemory(Context &context, Device &device,
+                                                           size_t size);
+// Addresses nothing is mapped at, at `hint` if they are free there.
+void *reserveAddresses(Context &context, const void *hint, size_t size);
+void freeAddresses(Context &context, void *base, size_t size) noexcept;
+// Maps [offset, offset + size) of `memory` at `at`, where nothing is mapped.
+void mapAddresses(Context &context, void *at, size_t size, const PhysicalMemoryNative &memory,
+                  size_t offset, ze_memory_access_attribute_t access);
+// Unmaps part or all of what one mapping mapped.
+void unmapAddresses(Context &context, void *at, size_t size);
+// Gives the pages mapped at `at`, from `offset` of `memory`, the attribute `access`.
+void protectAddresses(Context &context, void *at, size_t size, const PhysicalMemoryNative &memory,
+                      size_t offset, ze_memory_access_attribute_t access);
+
 // The address of the backend's own extension function `name`
 // (zeDriverGetExtensionFunctionAddress), or null.
 void *extensionFunction(const char *name);
@@ -137,7 +162,7 @@ bool eventPoolIpcSupported();
 
 // Besides this file, a backend provides, on the library's include path:
 // backend_native.hpp (DriverNative, DeviceNative, ContextNative,
-// AllocationNative, ModuleNative, KernelNative, CommandNative), signal.hpp (class Signal: the two-state
+// AllocationNative, PhysicalMemoryNative, ModuleNative, KernelNative, CommandNative), signal.hpp (class Signal: the two-state
 // completion object behind events and fences, made with Signal(Context *,
 // bool timestamps): set, reset, isSet, waitFor, timestamps, shareState) and queue.hpp (class Queue: an in-order queue of a device,
 // made with Queue(Context *, Device *): enqueue(const Command &),

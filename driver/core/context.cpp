@@ -22,6 +22,7 @@ Context::~Context() {
     if (!initialized_)
         return;
     driver_->removeContext(this);
+    virtualMemory_.releaseAll();
     // Allocations the application did not free go with the context, as in L0.
     for (auto &entry : allocations_)
         backend::release(*this, entry.second);

@@ -1,10 +1,12 @@
 // A context: the USM allocations made in it (their memory is the backend's:
-// backend.hpp's allocate and release) and the backend's state of it
-// (ContextNative, the backend's backend_native.hpp).
+// backend.hpp's allocate and release), its reservations of virtual memory
+// (virtual_memory.hpp) and the backend's state of it (ContextNative, the
+// backend's backend_native.hpp).
 #pragma once
 
 #include "backend_native.hpp"
 #include "object.hpp"
+#include "virtual_memory.hpp"
 
 #include <functional>
 #include <map>
@@ -38,6 +40,7 @@ public:
 
     Driver *driver() const { return driver_; }
     ContextNative &native() { return native_; }
+    VirtualMemory &virtualMemory() { return virtualMemory_; }
     // The device behind `hDevice`, which must be one of the driver's
     // (INVALID_ARGUMENT otherwise).
     Device *deviceOf(ze_device_handle_t hDevice) const;
@@ -66,6 +69,7 @@ private:
     mutable std::mutex mutex_;                    // guards allocations_
     std::map<uintptr_t, Allocation> allocations_; // keyed by base address
     ContextNative native_;
+    VirtualMemory virtualMemory_{this};
 };
 
 } // namespace ze_driver

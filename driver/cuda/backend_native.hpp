@@ -10,8 +10,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace ze_driver {
 
@@ -19,14 +21,16 @@ class Device;
 
 struct DriverNative {
     std::once_flag peersEnabled; // backend::initContext, at the first context
+    std::once_flag pageFound;
+    size_t virtualPage = 0; // backend::virtualPageSize, found once
 };
 
 struct DeviceNative {
     ze_cuda::CUdevice device = 0;
     std::once_flag retained;
     ze_cuda::CUcontext primary = nullptr; // once retained: kept until the process ends
-    StagingPool staging; // for copies with pageable host memory (staging.hpp)
-    EventClock clock;    // for kernel timestamps (event_clock.hpp)
+    StagingPool staging;                  // for copies with pageable host memory (staging.hpp)
+    EventClock clock;                     // for kernel timestamps (event_clock.hpp)
     // A kernel fault lost the device (backend::deviceLost): set once seen,
     // never cleared. When the context was last asked (lost() asks at most
     // once a millisecond), in steady-clock nanoseconds.
@@ -36,7 +40,12 @@ struct DeviceNative {
 
 // Level Zero contexts share the devices' primary contexts (as the CUDA
 // runtime's do), so memory of one context is usable in any other.
-struct ContextNative {};
+struct ContextNative {
+    // This process's own memory opened through its IPC handle (CUDA opens
+    // another process's only): the pointers given out, with their opens.
+    std::mutex ownOpensMutex;
+    std::map<const void *, int> ownOpens;
+};
 
 // A module is a CUDA module of the device's primary context, loaded from the
 // PTX that ptx_translator.cpp makes of the SPIR-V.
@@ -62,11 +71,29 @@ struct KernelNative {
 // Commands need nothing of this backend's own (there are no images on it).
 struct CommandNative {};
 
+// Physical memory is one CUDA allocation (cuMemCreate) per page of
+// backend::virtualPageSize: cuMemMap maps an allocation from its start only,
+// and Level Zero maps physical memory from any page (virtual_memory.cpp).
+struct PhysicalMemoryNative {
+    Device *device = nullptr;
+    std::vector<ze_cuda::CUmemGenericAllocationHandle> pages;
+    PhysicalMemoryNative() = default;
+    ~PhysicalMemoryNative(); // a page stays while a mapping of it does
+    PhysicalMemoryNative(const PhysicalMemoryNative &) = delete;
+    PhysicalMemoryNative &operator=(const PhysicalMemoryNative &) = delete;
+};
+
 struct AllocationNative {
     // What the CUDA allocator returned (base, or below it when padded for
     // alignment), and which allocator.
     void *raw = nullptr;
     bool host = false; // cuMemHostAlloc, else cuMemAlloc or cuMemAllocManaged
+    // Device memory shared with other processes (ipc.cpp): the memory file
+    // that carries its CUDA IPC handle, made at the first export (-1 before).
+    int ipcFile = -1;
+    // Another process's memory opened here (Allocation::imported): how many
+    // opens it has (CUDA gives every open of one handle the same address).
+    int opens = 0;
 };
 
 // The CUDA driver's entry points (loaded at discovery, which found devices).

@@ -84,6 +84,17 @@ const CudaApi *loadCudaApi(std::string *why) {
         find(api.cuEventSynchronize, "cuEventSynchronize");
         find(api.cuEventElapsedTime, "cuEventElapsedTime");
         find(api.cuEventDestroy, "cuEventDestroy_v2");
+        find(api.cuMemGetAllocationGranularity, "cuMemGetAllocationGranularity");
+        find(api.cuMemCreate, "cuMemCreate");
+        find(api.cuMemRelease, "cuMemRelease");
+        find(api.cuMemAddressReserve, "cuMemAddressReserve");
+        find(api.cuMemAddressFree, "cuMemAddressFree");
+        find(api.cuMemMap, "cuMemMap");
+        find(api.cuMemUnmap, "cuMemUnmap");
+        find(api.cuMemSetAccess, "cuMemSetAccess");
+        find(api.cuIpcGetMemHandle, "cuIpcGetMemHandle");
+        find(api.cuIpcOpenMemHandle, "cuIpcOpenMemHandle_v2");
+        find(api.cuIpcCloseMemHandle, "cuIpcCloseMemHandle");
         loaded = all;
     });
     if (!loaded && why)

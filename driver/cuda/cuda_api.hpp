@@ -81,6 +81,43 @@ constexpr unsigned CU_MEMORYTYPE_HOST = 0x01;
 constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
 constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 
+// Virtual memory management (cuMemCreate, cuMemMap, ...).
+using CUmemGenericAllocationHandle = unsigned long long;
+constexpr int CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED = 102;
+constexpr int CU_MEM_ALLOCATION_TYPE_PINNED = 0x1;
+constexpr int CU_MEM_LOCATION_TYPE_DEVICE = 0x1;
+constexpr int CU_MEM_ALLOC_GRANULARITY_MINIMUM = 0x0;
+constexpr int CU_MEM_ACCESS_FLAGS_PROT_READ = 0x1;
+constexpr int CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 0x3;
+struct CUmemLocation {
+    int type;
+    int id;
+};
+struct CUmemAllocationProp {
+    int type;
+    int requestedHandleTypes;
+    CUmemLocation location;
+    void *win32HandleMetaData;
+    struct {
+        unsigned char compressionType;
+        unsigned char gpuDirectRDMACapable;
+        unsigned short usage;
+        unsigned char reserved[4];
+    } allocFlags;
+};
+struct CUmemAccessDesc {
+    CUmemLocation location;
+    int flags;
+};
+static_assert(sizeof(CUmemAllocationProp) == 32 && sizeof(CUmemAccessDesc) == 12,
+              "the layouts of cuda.h");
+
+// Interprocess memory (cuIpcGetMemHandle).
+struct CUipcMemHandle {
+    char reserved[64];
+};
+constexpr unsigned CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS = 0x1;
+
 struct CudaApi {
     CUresult (*cuInit)(unsigned);
     CUresult (*cuGetErrorString)(CUresult, const char **);
@@ -96,8 +133,7 @@ struct CudaApi {
     CUresult (*cuCtxSynchronize)();
     CUresult (*cuDeviceCanAccessPeer)(int *, CUdevice, CUdevice);
     CUresult (*cuCtxEnablePeerAccess)(CUcontext, unsigned);
-    CUresult (*cuMemcpyPeerAsync)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t,
-                                  CUstream);
+    CUresult (*cuMemcpyPeerAsync)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t, CUstream);
     CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *, void **);
     CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
     CUresult (*cuModuleUnload)(CUmodule);
@@ -135,6 +171,19 @@ struct CudaApi {
     CUresult (*cuEventSynchronize)(CUevent);
     CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
     CUresult (*cuEventDestroy)(CUevent);
+    CUresult (*cuMemGetAllocationGranularity)(size_t *, const CUmemAllocationProp *, int);
+    CUresult (*cuMemCreate)(CUmemGenericAllocationHandle *, size_t, const CUmemAllocationProp *,
+                            unsigned long long);
+    CUresult (*cuMemRelease)(CUmemGenericAllocationHandle);
+    CUresult (*cuMemAddressReserve)(CUdeviceptr *, size_t, size_t, CUdeviceptr, unsigned long long);
+    CUresult (*cuMemAddressFree)(CUdeviceptr, size_t);
+    CUresult (*cuMemMap)(CUdeviceptr, size_t, size_t, CUmemGenericAllocationHandle,
+                         unsigned long long);
+    CUresult (*cuMemUnmap)(CUdeviceptr, size_t);
+    CUresult (*cuMemSetAccess)(CUdeviceptr, size_t, const CUmemAccessDesc *, size_t);
+    CUresult (*cuIpcGetMemHandle)(CUipcMemHandle *, CUdeviceptr);
+    CUresult (*cuIpcOpenMemHandle)(CUdeviceptr *, CUipcMemHandle, unsigned);
+    CUresult (*cuIpcCloseMemHandle)(CUdeviceptr);
 
     // "what failed: CUDA_ERROR_..." for a failed call.
     std::string describe(CUresult result) const;

@@ -13,12 +13,6 @@ namespace ze_driver {
 
 const char *const backend::kName = "cuda";
 
-// Device memory is the GPU's own (not the host's), and no driver memory is
-// shared between processes yet.
-bool backend::memoryIpcSupported(const Driver *) {
-    return false;
-}
-
 namespace {
 
 using namespace ze_cuda;

@@ -1,5 +1,5 @@
-// The Level Zero tables the CUDA backend does not fill yet: images,
-// samplers, physical and virtual memory. The loader refuses a driver that
+// The Level Zero tables the CUDA backend does not fill yet: images and
+// samplers. The loader refuses a driver that
 // lacks one of them, so they are exported empty, which the loader reports as unsupported; each goes away
 // when the core's implementation of its objects runs on this backend (see
 // README.md, "Next steps").
@@ -14,16 +14,8 @@ ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetImageProcAddrTable(ze_api_version_t v,
                                                         ze_image_dditable_t *t) {
     return emptyTable(v, t);
 }
-ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetPhysicalMemProcAddrTable(ze_api_version_t v,
-                                                        ze_physical_mem_dditable_t *t) {
-    return emptyTable(v, t);
-}
 ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetSamplerProcAddrTable(ze_api_version_t v,
                                                         ze_sampler_dditable_t *t) {
-    return emptyTable(v, t);
-}
-ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetVirtualMemProcAddrTable(ze_api_version_t v,
-                                                        ze_virtual_mem_dditable_t *t) {
     return emptyTable(v, t);
 }
 } // extern "C"

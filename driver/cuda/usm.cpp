@@ -10,6 +10,8 @@
 
 #include <level_zero/ze_ddi.h>
 
+#include <unistd.h>
+
 namespace ze_driver {
 
 const ze_cuda::CudaApi &cuda() {
@@ -100,7 +102,11 @@ void backend::release(Context &context, const Allocation &a) noexcept {
     Device *device = context.driver()->devices().front().get();
     if (cuda().cuCtxSetCurrent(device->native().primary) != ze_cuda::CUDA_SUCCESS)
         return;
-    if (a.native.host)
+    if (a.native.ipcFile >= 0)
+        close(a.native.ipcFile);
+    if (a.imported)
+        cuda().cuIpcCloseMemHandle(reinterpret_cast<ze_cuda::CUdeviceptr>(a.native.raw));
+    else if (a.native.host)
         cuda().cuMemFreeHost(a.native.raw);
     else
         cuda().cuMemFree(reinterpret_cast<ze_cuda::CUdeviceptr>(a.native.raw));
@@ -116,13 +122,6 @@ void backend::completeContextTable(ze_context_dditable_t *t) {
 // device-mapped words of a memory file.
 bool backend::eventPoolIpcSupported() {
     return false;
-}
-
-// No memory shared between processes yet.
-void backend::completeMemTable(ze_mem_dditable_t *t) {
-    setUnsupported(t->pfnGetIpcHandle);
-    setUnsupported(t->pfnOpenIpcHandle);
-    setUnsupported(t->pfnCloseIpcHandle);
 }
 
 // There are no images on this backend.

@@ -7,7 +7,6 @@
 #endif
 #include "kernel_launch.hpp"
 #include "object.hpp"
-#include "virtual_memory.hpp"
 
 #include <CL/cl.h>
 
@@ -22,7 +21,7 @@ class Driver;
 
 struct DriverNative {
     cl_platform_id platform = nullptr;
-    std::mutex contextMutex; // guards context
+    std::mutex contextMutex;      // guards context
     cl_context context = nullptr; // see retainClContext
 };
 
@@ -37,7 +36,17 @@ struct DeviceNative {
 
 struct ContextNative {
     cl_context cl = nullptr; // the driver's one OpenCL context (retainClContext)
-    VirtualMemory virtualMemory; // the context's reservations of address space (zeVirtualMem*)
+};
+
+// Physical memory is a memory file (memfd): reservations are inaccessible
+// host pages, and mapping is an mmap of the file over them (virtual_memory.cpp),
+// so kernels, copies and fills take mapped ranges like any host memory.
+struct PhysicalMemoryNative {
+    int fd = -1;
+    explicit PhysicalMemoryNative(size_t size);
+    ~PhysicalMemoryNative(); // its pages stay while a mapping of them does
+    PhysicalMemoryNative(const PhysicalMemoryNative &) = delete;
+    PhysicalMemoryNative &operator=(const PhysicalMemoryNative &) = delete;
 };
 
 // USM is clSVMAlloc memory, or, on a device that reaches host memory, host

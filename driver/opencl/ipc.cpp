@@ -45,7 +45,7 @@ bool shareOwn(Context *context, const void *pointer, Allocation *out) {
 MemoryHandle exportMemory(Context *context, const void *ptr) {
     MemoryHandle h = {};
     Allocation a;
-    VirtualMemory::MappedFile mapped;
+    VirtualMemory::Mapped mapped; // keeps its memory file open meanwhile
     int fd;
     const char *start;
     if (shareOwn(context, ptr, &a) || context->driver()->anyContext([&](Context *other) {
@@ -55,8 +55,8 @@ MemoryHandle exportMemory(Context *context, const void *ptr) {
         h.pages = a.native.pages;
         h.type = static_cast<uint32_t>(a.type);
         start = static_cast<const char *>(a.base);
-    } else if (context->native().virtualMemory.mappedFile(ptr, &mapped)) {
-        fd = mapped.fd;
+    } else if (context->virtualMemory().mappedAt(ptr, &mapped)) {
+        fd = mapped.memory->fd;
         h.fileOffset = mapped.offset;
         h.pages = mapped.bytes;
         h.type = ZE_MEMORY_TYPE_DEVICE;

@@ -152,6 +152,45 @@ TEST_F(IpcTest, OpensInTheSameProcessShareTheData) {
     EXPECT_NE(Result{ZE_RESULT_SUCCESS}, Result{zeMemGetIpcHandle(context_, &onStack, &handle)});
 }
 
+// Device memory opened through its handle in the exporting process itself:
+// each open reaches the allocation's data from the exported pointer, and
+// writes through it land there; every open is closed once.
+TEST_F(IpcTest, OpensInTheExportingProcessReachTheDeviceMemory) {
+    if (isChild())
+        GTEST_SKIP() << "this is the child";
+    UsmBuffer<int> memory, host;
+    ASSERT_NO_FATAL_FAILURE(allocate(memory, UsmKind::Device, kCount));
+    ASSERT_NO_FATAL_FAILURE(allocate(host, UsmKind::Host, kCount));
+    for (uint32_t i = 0; i < kCount; ++i)
+        host[i] = testValue(i, 7);
+    ASSERT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(list_, memory.ptr(), host.ptr(), host.bytes(),
+                                                    nullptr, 0, nullptr));
+    ASSERT_NO_FATAL_FAILURE(sync());
+    ze_ipc_mem_handle_t handle;
+    ASSERT_ZE_SUCCESS(zeMemGetIpcHandle(context_, static_cast<int *>(memory.ptr()) + 10, &handle));
+    int *first = nullptr, *second = nullptr;
+    ASSERT_ZE_SUCCESS(
+        zeMemOpenIpcHandle(context_, device_, handle, 0, reinterpret_cast<void **>(&first)));
+    ASSERT_ZE_SUCCESS(
+        zeMemOpenIpcHandle(context_, device_, handle, 0, reinterpret_cast<void **>(&second)));
+    const int written = -7;
+    ASSERT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(list_, second + 1, &written, sizeof(int),
+                                                    nullptr, 0, nullptr));
+    ASSERT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(list_, host.ptr(), first, 4 * sizeof(int),
+                                                    nullptr, 0, nullptr));
+    ASSERT_NO_FATAL_FAILURE(sync());
+    EXPECT_EQ(host[0], testValue(10, 7)) << "the handle keeps the pointer's offset";
+    EXPECT_EQ(host[1], written);
+    EXPECT_EQ(host[2], testValue(12, 7));
+    ASSERT_ZE_SUCCESS(zeMemCloseIpcHandle(context_, first));
+    ASSERT_ZE_SUCCESS(zeMemCloseIpcHandle(context_, second));
+    ASSERT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(list_, host.ptr(), memory.ptr(), host.bytes(),
+                                                    nullptr, 0, nullptr));
+    ASSERT_NO_FATAL_FAILURE(sync());
+    EXPECT_EQ(host[11], written) << "the allocation keeps what the opened pointer wrote";
+    EXPECT_EQ(host[12], testValue(12, 7));
+}
+
 // IPC event pools: slots 1 and 2 of a pool of kEvents.
 constexpr uint32_t kEvents = 4;
 ze_event_pool_desc_t ipcPoolDesc() {
@@ -260,8 +299,7 @@ TEST_F(IpcTest, AnOpenedPoolSharesEventStatesWithItsOrigin) {
                                   ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1};
     EventPool notShared;
     ASSERT_ZE_SUCCESS(zeEventPoolCreate(context_, &plain, 0, nullptr, notShared.out()));
-    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-                     zeEventPoolGetIpcHandle(notShared, &handle));
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeEventPoolGetIpcHandle(notShared, &handle));
 }
 
 } // namespace

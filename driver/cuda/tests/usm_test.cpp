@@ -105,6 +105,30 @@ TEST_F(CudaUsm, RefusalsSayWhatWasWrong) {
     EXPECT_ZE_SUCCESS(zeMemFree(context_, first));
 }
 
+// CUDA shares device memory between processes, not pinned host memory or
+// managed memory: their IPC handles are refused as unsupported (the device
+// memory case runs in the driver suite's IpcTest, scripts/gpu_check.sh).
+TEST_F(CudaUsm, IpcHandlesOfHostAndSharedMemoryAreRefused) {
+    ze_driver_ipc_properties_t properties = {ZE_STRUCTURE_TYPE_DRIVER_IPC_PROPERTIES};
+    ASSERT_ZE_SUCCESS(zeDriverGetIpcProperties(driver_, &properties));
+    EXPECT_TRUE(properties.flags & ZE_IPC_PROPERTY_FLAG_MEMORY);
+    ze_ipc_mem_handle_t handle;
+    for (ze_memory_type_t kind : {ZE_MEMORY_TYPE_HOST, ZE_MEMORY_TYPE_SHARED}) {
+        void *p = alloc(kind, 4096);
+        ASSERT_NE(p, nullptr);
+        EXPECT_ZE_RESULT(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+                         zeMemGetIpcHandle(context_, p, &handle));
+        EXPECT_ZE_SUCCESS(zeMemFree(context_, p));
+    }
+    int local = 0;
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+                     zeMemGetIpcHandle(context_, &local, &handle));
+    std::memset(handle.data, 0x5a, sizeof(handle.data));
+    void *opened = nullptr;
+    EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+                     zeMemOpenIpcHandle(context_, device_, handle, 0, &opened));
+}
+
 // As on Intel's driver, memory of one context of the driver is freed
 // through another; memory never freed goes with its context.
 TEST_F(CudaUsm, ContextsOfTheDriverShareTheirMemory) {
