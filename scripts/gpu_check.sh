@@ -28,7 +28,7 @@
 #       `peers`, on two GPUs or more, only the two-GPU suite and benchmark;
 #       with `math`, the builtins' suite and the kernels against NVIDIA's
 #       OpenCL on the same sources, bench_cuda_vs_opencl; with `memory`, the
-#       USM, virtual memory and memory IPC suites; with `sycl`, only
+#       USM, lists, virtual memory and IPC suites; with `sycl`, only
 #       the SYCL interop tests, example and benchmark, which the full run
 #       includes when sycl.tar.xz is there). Exits
 #       non-zero if a suite failed; the summary at the end names them.
@@ -258,17 +258,18 @@ run)
         [ ${#failed[@]} -eq 0 ]
         exit
     fi
-    # The driver suites of physical and virtual memory and of memory shared
-    # between processes, on libze_cuda.so (the IPC event pools are the
-    # OpenCL backend's only).
+    # The driver suites of physical and virtual memory and of memory and
+    # event pools shared between processes, on libze_cuda.so (IPC of shared
+    # memory is the OpenCL backend's only: CUDA shares device memory).
     memory_checks() {
         section virtual_memory 120 "$b/driver/tests/ze_opencl_virtual_memory_test"
-        section ipc_memory 120 "$b/driver/tests/ze_opencl_ipc_test" \
-            --gtest_filter='IpcTest.ParentMemoryIsWrittenByAChildProcess:IpcTest.OpensInTheExportingProcess*'
+        section ipc 120 "$b/driver/tests/ze_opencl_ipc_test" \
+            --gtest_filter='IpcTest.*:-IpcTest.OpensInTheSameProcessShareTheData'
     }
     if [ "${2:-}" = memory ]; then
         export ZE_ENABLE_ALT_DRIVERS="$cuda_driver"
         section ze_cuda.usm 120 "$b/driver/cuda/tests/ze_cuda_usm_test"
+        section ze_cuda.lists 120 "$b/driver/cuda/tests/ze_cuda_lists_test"
         memory_checks
         echo "=== summary: ${#failed[@]} failed${failed[*]:+: ${failed[*]}}"
         [ ${#failed[@]} -eq 0 ]

@@ -3,8 +3,10 @@
 #include "context.hpp"
 #include "device.hpp"
 #include "driver.hpp"
+#include "host_pages.hpp"
 
 #include <chrono>
+#include <map>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -52,6 +54,55 @@ private:
     std::vector<uint32_t *> free_;
 };
 
+// The pages of shared words (memory files of event pools, mapped by the
+// driver), registered with CUDA for every device while a signal uses a word
+// of theirs.
+class SharedPages {
+public:
+    static SharedPages &instance() {
+        static SharedPages *pages = new SharedPages; // outlives every signal
+        return *pages;
+    }
+    // The device address of `word`, its page registered.
+    ze_cuda::CUdeviceptr take(void *word) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        uintptr_t page = pageOf(word);
+        Page &p = pages_[page];
+        if (p.users == 0) {
+            ze_cuda::CUresult r = cuda().cuMemHostRegister(
+                reinterpret_cast<void *>(page), host_pages::pageSize(),
+                ze_cuda::CU_MEMHOSTREGISTER_PORTABLE | ze_cuda::CU_MEMHOSTREGISTER_DEVICEMAP);
+            if (r == ze_cuda::CUDA_SUCCESS)
+                r = cuda().cuMemHostGetDevicePointer(&p.device, reinterpret_cast<void *>(page), 0);
+            if (r != ze_cuda::CUDA_SUCCESS) {
+                pages_.erase(page);
+                checkCuda(r);
+            }
+        }
+        ++p.users;
+        return p.device + (reinterpret_cast<uintptr_t>(word) - page);
+    }
+    void give(void *word) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto it = pages_.find(pageOf(word));
+        if (it == pages_.end() || --it->second.users > 0)
+            return;
+        cuda().cuMemHostUnregister(reinterpret_cast<void *>(it->first));
+        pages_.erase(it);
+    }
+
+private:
+    static uintptr_t pageOf(void *word) {
+        return reinterpret_cast<uintptr_t>(word) / host_pages::pageSize() * host_pages::pageSize();
+    }
+    struct Page {
+        unsigned users = 0;
+        ze_cuda::CUdeviceptr device = 0;
+    };
+    std::mutex mutex_; // guards pages_
+    std::map<uintptr_t, Page> pages_;
+};
+
 // Whether a word holding `value` has reached `target`: counts wrap, so the
 // difference decides (as cuStreamWaitValue32's "greater or equal" does).
 bool reached(uint32_t value, uint32_t target) {
@@ -71,13 +122,27 @@ Signal::Signal(Context *context, bool timestamps) : timed_(timestamps) {
 }
 
 Signal::~Signal() {
-    // A stream still waiting for this signal would wait forever: let it go.
-    __atomic_store_n(word_, target_.load() + 1, __ATOMIC_RELEASE);
-    Words::instance().give(const_cast<uint32_t *>(word_));
+    if (shared_ != nullptr) {
+        // The word is the pool's in every process: it keeps its state.
+        SharedPages::instance().give(shared_.get());
+    } else {
+        // A stream still waiting for this signal would wait forever: let it go.
+        __atomic_store_n(word_, target_.load() + 1, __ATOMIC_RELEASE);
+        Words::instance().give(const_cast<uint32_t *>(word_));
+    }
     // CUDA destroys an event still to be recorded once it has been.
     for (ze_cuda::CUevent e : {startEvent_, endEvent_})
         if (e != nullptr)
             cuda().cuEventDestroy(e);
+}
+
+void Signal::shareState(std::shared_ptr<std::atomic<uint32_t>> word) {
+    ze_cuda::CUdeviceptr device = SharedPages::instance().take(word.get());
+    Words::instance().give(const_cast<uint32_t *>(word_)); // never used: no command had it yet
+    word_ = reinterpret_cast<volatile uint32_t *>(word.get());
+    device_ = device;
+    target_.store(1, std::memory_order_release);
+    shared_ = std::move(word);
 }
 
 void Signal::recordStart(Device *device, ze_cuda::CUstream stream) {
@@ -135,7 +200,10 @@ void Signal::reset() {
     uint32_t target = target_.load(std::memory_order_acquire);
     if (!reached(*word_, target))
         return; // not signaled: nothing to undo
-    target_.store(target + 1, std::memory_order_release);
+    if (shared_ != nullptr)
+        __atomic_store_n(word_, 0u, __ATOMIC_RELEASE); // the target stays 1
+    else
+        target_.store(target + 1, std::memory_order_release);
     seen_ = false;
     recorded_ = false;
 }

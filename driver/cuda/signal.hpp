@@ -14,6 +14,12 @@
 // the device that is to write it was lost (device_loss.cpp): then the word
 // will never be written, and the wait fails with ZE_RESULT_ERROR_DEVICE_LOST.
 //
+// A signal of an event pool shared between processes (ZE_EVENT_POOL_FLAG_IPC,
+// ../core/event_ipc.hpp) takes the pool's word in a memory file instead,
+// registered with CUDA for the devices: there the word is 1 when set and 0
+// when not, as every process of the pool reads it (a count's target would be
+// one process's own).
+//
 // A signal of a timestamp pool reports the times of the work that set it,
 // from CUDA events the queue records around that work (event_clock.hpp);
 // one set by the host, or by a command without work, reports when it was
@@ -50,9 +56,9 @@ public:
     // ZE_RESULT_ERROR_DEVICE_LOST thrown once its writer is lost.
     bool waitFor(uint64_t timeoutNs);
     void timestamps(uint64_t *start, uint64_t *end) const;
-    // Event pools are not shared between processes on this backend
-    // (backend::eventPoolIpcSupported), so this is never called.
-    void shareState(std::shared_ptr<std::atomic<uint32_t>>) { fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE); }
+    // Takes `word`, in a memory file other processes map, as the state,
+    // before any command uses the signal.
+    void shareState(std::shared_ptr<std::atomic<uint32_t>> word);
 
     // For the Queue: the word's device address and the value that sets the
     // signal now (a command's write), or that a wait must see.
@@ -77,6 +83,7 @@ private:
 
     volatile uint32_t *word_ = nullptr; // in pinned, device-mapped host memory
     ze_cuda::CUdeviceptr device_ = 0;
+    std::shared_ptr<std::atomic<uint32_t>> shared_; // see shareState; null for most signals
     std::atomic<uint32_t> target_{1};
     std::atomic<Device *> writer_{nullptr};
     mutable std::mutex mutex_; // guards what follows

@@ -118,10 +118,10 @@ void backend::completeContextTable(ze_context_dditable_t *t) {
     setUnsupported(t->pfnEvictImage);
 }
 
-// No event pools shared between processes: their states would have to be
-// device-mapped words of a memory file.
+// Event pools shared between processes keep their states in a memory file,
+// whose words signals register with CUDA (signal.hpp).
 bool backend::eventPoolIpcSupported() {
-    return false;
+    return true;
 }
 
 // There are no images on this backend.
