@@ -14,8 +14,6 @@
 #include <string>
 #include <vector>
 
-struct _ze_command_list_dditable_t;
-struct _ze_context_dditable_t;
 struct _ze_mem_dditable_t;
 
 namespace ze_driver {
@@ -26,6 +24,9 @@ class Driver;
 class Kernel;
 class Module;
 struct Allocation;
+class Image;
+struct PixelFormat;
+class Sampler;
 struct PhysicalMemoryNative;
 struct SpirvInput;
 using SpirvProgram = std::vector<SpirvInput>;
@@ -107,12 +108,21 @@ void kernelMemory(const Kernel &kernel, uint32_t *local, uint32_t *priv);
 // handle (ArgKind::Image or Sampler).
 std::vector<uint8_t> objectArgument(ArgKind kind, void *handle);
 
-// The entries of the Context, Mem and CommandList tables that are the
-// backend's own (image residency, memory IPC, image copies, launches), after
-// the core filled in its entries.
-void completeContextTable(_ze_context_dditable_t *table);
+// Images and samplers (image.hpp), whose descriptions, formats and regions
+// the core checks. Whether `device` holds images of `type` in `format`; the
+// native state of an image (its pixels) and of a sampler, made once the
+// core has checked the description (failures throw) and released by
+// destructors (never throwing). The Queue runs the image commands
+// (Command::Type::ImageCopy, ImageToMemory, ImageFromMemory).
+bool imageSupported(Device &device, ze_image_type_t type, const PixelFormat &format);
+void initImage(Image &image);
+void finishImage(Image &image) noexcept;
+void initSampler(Sampler &sampler);
+void finishSampler(Sampler &sampler) noexcept;
+
+// The entries of the Mem table that are the backend's own (memory IPC),
+// after the core filled in its entries.
 void completeMemTable(_ze_mem_dditable_t *table);
-void completeCommandListTable(_ze_command_list_dditable_t *table);
 
 // Whether `device` was lost: a kernel fault (an illegal address, a trap)
 // left it unable to run anything more in this process. Every wait on its
@@ -162,7 +172,7 @@ bool eventPoolIpcSupported();
 
 // Besides this file, a backend provides, on the library's include path:
 // backend_native.hpp (DriverNative, DeviceNative, ContextNative,
-// AllocationNative, PhysicalMemoryNative, ModuleNative, KernelNative, CommandNative), signal.hpp (class Signal: the two-state
+// AllocationNative, PhysicalMemoryNative, ImageNative, SamplerNative, ModuleNative, KernelNative), signal.hpp (class Signal: the two-state
 // completion object behind events and fences, made with Signal(Context *,
 // bool timestamps): set, reset, isSet, waitFor, timestamps, shareState) and queue.hpp (class Queue: an in-order queue of a device,
 // made with Queue(Context *, Device *): enqueue(const Command &),

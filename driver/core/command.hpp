@@ -1,7 +1,6 @@
 // A command of a command list: what an append recorded, replayed by a regular
 // list at execution and enqueued at once by an immediate one, through its
-// backend's Queue (the backend's queue.hpp). The backend's own parts of a
-// command (image regions) are its CommandNative (backend_native.hpp).
+// backend's Queue (the backend's queue.hpp).
 #pragma once
 
 #include "backend_native.hpp"
@@ -16,6 +15,7 @@
 namespace ze_driver {
 
 class Event;
+class Image;
 class Kernel;
 
 struct Command {
@@ -58,13 +58,19 @@ struct Command {
     size_t size = 0;
     std::vector<uint8_t> pattern;
     ze_copy_region_t dstRegion = {}, srcRegion = {};
+    // CopyRegion; the memory side of ImageToMemory (dst) and ImageFromMemory
+    // (src), where 0 is rows and slices packed.
     uint32_t dstPitch = 0, dstSlicePitch = 0, srcPitch = 0, srcSlicePitch = 0;
+
+    // ImageCopy, ImageToMemory, ImageFromMemory: the images (the
+    // application's to keep until the command ran), the regions' origins
+    // and their size, in pixels (image.hpp, Image::region).
+    Image *dstImage = nullptr, *srcImage = nullptr;
+    size_t dstOrigin[3] = {0, 0, 0}, srcOrigin[3] = {0, 0, 0}, pixels[3] = {1, 1, 1};
 
     // QueryTimestamps
     std::vector<Event *> queried;
     std::vector<size_t> offsets; // empty: results are packed
-
-    CommandNative native;
 };
 
 // What every backend does with the parts of a command it does not leave to

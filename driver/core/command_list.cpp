@@ -6,6 +6,7 @@
 #include "device.hpp"
 #include "driver.hpp"
 #include "event.hpp"
+#include "image.hpp"
 #include "newer_api.hpp"
 
 #include <level_zero/ze_ddi.h>
@@ -434,7 +435,7 @@ zeGetCommandListProcAddrTable(ze_api_version_t version, ze_command_list_dditable
     t->pfnAppendEventReset = zeCommandListAppendEventReset;
     t->pfnAppendQueryKernelTimestamps = zeCommandListAppendQueryKernelTimestamps;
     setLaunchAppends(t);
-    backend::completeCommandListTable(t);
+    imageCommandListEntries(t);
     if (auto *newer = newerTable<CommandListTable1_6>(t, version, kApiVersion1_6))
         newer->pfnHostSynchronize = zeCommandListHostSynchronize;
     return ZE_RESULT_SUCCESS;

@@ -5,6 +5,7 @@
 #include "backend.hpp"
 #include "device.hpp"
 #include "driver.hpp"
+#include "image.hpp"
 
 #include <level_zero/ze_ddi.h>
 
@@ -199,7 +200,7 @@ extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetContextProcAddrTable(ze_api_
     t->pfnMakeMemoryResident = zeContextMakeMemoryResident;
     t->pfnEvictMemory = zeContextEvictMemory;
     t->pfnCreateEx = zeContextCreateEx;
-    backend::completeContextTable(t);
+    imageContextEntries(t);
     return ZE_RESULT_SUCCESS;
 }
 

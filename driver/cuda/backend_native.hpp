@@ -68,8 +68,14 @@ struct KernelNative {
     bool prints = false;       // its module calls vprintf
 };
 
-// Commands need nothing of this backend's own (there are no images on it).
-struct CommandNative {};
+// An image is device memory holding its pixels and a descriptor of them
+// that kernels read (image.cpp); a sampler is only its bits.
+struct ImageNative {
+    void *pixels = nullptr;     // rows of rowPitch bytes, slices of slicePitch
+    size_t rowPitch = 0, slicePitch = 0;
+    void *descriptor = nullptr; // an ImageDescriptor (image_descriptor.hpp)
+};
+struct SamplerNative {};
 
 // Physical memory is one CUDA allocation (cuMemCreate) per page of
 // backend::virtualPageSize: cuMemMap maps an allocation from its start only,

@@ -123,11 +123,4 @@ void backend::kernelMemory(const Kernel &kernel, uint32_t *local, uint32_t *priv
     *priv = static_cast<uint32_t>(bytes);
 }
 
-// This backend has no images or samplers: a kernel that uses images is left
-// out of its module (ptx_translator.cpp), and a sampler argument cannot be
-// set.
-std::vector<uint8_t> backend::objectArgument(ArgKind, void *) {
-    fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
-}
-
 } // namespace ze_driver

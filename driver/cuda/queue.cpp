@@ -4,6 +4,7 @@
 #include "context.hpp"
 #include "device.hpp"
 #include "event.hpp"
+#include "image.hpp"
 #include "kernel.hpp"
 #include "module.hpp"
 #include "signal.hpp"
@@ -235,6 +236,62 @@ void Queue::fill(const Command &c) {
             cuda().cuMemcpyDtoDAsync(dst + done, dst, std::min(done, c.size - done), stream_));
 }
 
+void Queue::copyRegion(const Command &c) {
+    Memory dstMemory = memoryOf(c.dst), srcMemory = memoryOf(c.src);
+    if (dstMemory != Memory::Device && srcMemory != Memory::Device) {
+        // Host to host: every row in one host function.
+        hostTask([c] {
+            forEachRegionRow(c, [](uint8_t *d, const uint8_t *s, size_t n) { std::memcpy(d, s, n); });
+        });
+        return;
+    }
+    forEachRegionRow(c, [&](uint8_t *dst, const uint8_t *src, size_t bytes) {
+        copy(dst, src, bytes, dstMemory, srcMemory);
+    });
+}
+
+// The image side's region is in its pixels' rows and slices; the memory
+// side's rows and slices are packed where its pitches are 0.
+void Queue::copyImage(const Command &c) {
+    Command region;
+    region.type = Command::Type::CopyRegion;
+    const Image *image = c.srcImage != nullptr ? c.srcImage : c.dstImage;
+    const size_t bytes = image->format().bytes;
+    auto imageSide = [&](const Image *im, const size_t origin[3], ze_copy_region_t *r,
+                         uint32_t *pitch, uint32_t *slicePitch) {
+        *r = {uint32_t(origin[0] * bytes), uint32_t(origin[1]), uint32_t(origin[2]),
+              uint32_t(c.pixels[0] * bytes), uint32_t(c.pixels[1]), uint32_t(c.pixels[2])};
+        *pitch = uint32_t(im->native().rowPitch);
+        *slicePitch = uint32_t(im->native().slicePitch);
+    };
+    auto memorySide = [&](ze_copy_region_t *r, uint32_t *pitch, uint32_t *slicePitch) {
+        *r = {0, 0, 0, uint32_t(c.pixels[0] * bytes), uint32_t(c.pixels[1]), uint32_t(c.pixels[2])};
+        *pitch = *pitch != 0 ? *pitch : uint32_t(c.pixels[0] * bytes);
+        *slicePitch = *slicePitch != 0 ? *slicePitch : *pitch * uint32_t(c.pixels[1]);
+    };
+    if (c.srcImage != nullptr) {
+        region.src = c.srcImage->native().pixels;
+        imageSide(c.srcImage, c.srcOrigin, &region.srcRegion, &region.srcPitch,
+                  &region.srcSlicePitch);
+    } else {
+        region.src = c.src;
+        region.srcPitch = c.srcPitch;
+        region.srcSlicePitch = c.srcSlicePitch;
+        memorySide(&region.srcRegion, &region.srcPitch, &region.srcSlicePitch);
+    }
+    if (c.dstImage != nullptr) {
+        region.dst = c.dstImage->native().pixels;
+        imageSide(c.dstImage, c.dstOrigin, &region.dstRegion, &region.dstPitch,
+                  &region.dstSlicePitch);
+    } else {
+        region.dst = c.dst;
+        region.dstPitch = c.dstPitch;
+        region.dstSlicePitch = c.dstSlicePitch;
+        memorySide(&region.dstRegion, &region.dstPitch, &region.dstSlicePitch);
+    }
+    copyRegion(region);
+}
+
 // Work that needs CUDA calls (which host functions may not make) when the
 // stream gets there, without making the append wait for the work before:
 // the stream reaches a host function, the work's turn, which wakes a thread
@@ -331,7 +388,8 @@ void Queue::enqueue(const Command &c) {
     // events around it (signal.hpp).
     bool work = c.type == Command::Type::Launch || c.type == Command::Type::LaunchIndirect ||
                 c.type == Command::Type::Copy || c.type == Command::Type::Fill ||
-                c.type == Command::Type::CopyRegion;
+                c.type == Command::Type::CopyRegion || c.type == Command::Type::ImageCopy ||
+                c.type == Command::Type::ImageToMemory || c.type == Command::Type::ImageFromMemory;
     Signal *times = work ? timed(c.signal) : nullptr;
     if (times != nullptr)
         times->recordStart(device_, stream_);
@@ -350,20 +408,14 @@ void Queue::enqueue(const Command &c) {
         if (c.size > 0)
             fill(c);
         break;
-    case Command::Type::CopyRegion: {
-        Memory dstMemory = memoryOf(c.dst), srcMemory = memoryOf(c.src);
-        if (dstMemory != Memory::Device && srcMemory != Memory::Device) {
-            // Host to host: every row in one host function.
-            hostTask([c] { forEachRegionRow(c, [](uint8_t *d, const uint8_t *s, size_t n) {
-                std::memcpy(d, s, n);
-            }); });
-            break;
-        }
-        forEachRegionRow(c, [&](uint8_t *dst, const uint8_t *src, size_t bytes) {
-            copy(dst, src, bytes, dstMemory, srcMemory);
-        });
+    case Command::Type::CopyRegion:
+        copyRegion(c);
         break;
-    }
+    case Command::Type::ImageCopy:
+    case Command::Type::ImageToMemory:
+    case Command::Type::ImageFromMemory:
+        copyImage(c);
+        break;
     case Command::Type::WriteTimestamp: {
         // Written by the host when the stream gets there: the destination
         // must be memory the host can write (not device memory).
@@ -423,9 +475,6 @@ void Queue::enqueue(const Command &c) {
         // The stream is in order: the waits above and the signal below are
         // all there is.
         break;
-    default:
-        // Images (their appends are unsupported on this backend).
-        fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
     }
     if (times != nullptr)
         times->recordEnd(stream_);

@@ -112,26 +112,10 @@ void backend::release(Context &context, const Allocation &a) noexcept {
         cuda().cuMemFree(reinterpret_cast<ze_cuda::CUdeviceptr>(a.native.raw));
 }
 
-// No images on this backend.
-void backend::completeContextTable(ze_context_dditable_t *t) {
-    setUnsupported(t->pfnMakeImageResident);
-    setUnsupported(t->pfnEvictImage);
-}
-
 // Event pools shared between processes keep their states in a memory file,
 // whose words signals register with CUDA (signal.hpp).
 bool backend::eventPoolIpcSupported() {
     return true;
-}
-
-// There are no images on this backend.
-void backend::completeCommandListTable(ze_command_list_dditable_t *t) {
-    setUnsupported(t->pfnAppendImageCopy);
-    setUnsupported(t->pfnAppendImageCopyRegion);
-    setUnsupported(t->pfnAppendImageCopyToMemory);
-    setUnsupported(t->pfnAppendImageCopyFromMemory);
-    setUnsupported(t->pfnAppendImageCopyToMemoryExt);
-    setUnsupported(t->pfnAppendImageCopyFromMemoryExt);
 }
 
 } // namespace ze_driver

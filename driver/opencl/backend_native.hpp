@@ -80,15 +80,12 @@ struct KernelNative {
     ~KernelNative();
 };
 
-// A command's parts that are this backend's (../core/command.hpp): image
-// regions.
-struct CommandNative {
-    // ImageCopy, ImageToMemory, ImageFromMemory: OpenCL's origins and
-    // region (in pixels; slices of arrays in the last dimension), and the
-    // memory side's pitches in bytes (0: rows and slices packed).
-    cl_mem dstImage = nullptr, srcImage = nullptr;
-    size_t dstOrigin[3] = {0, 0, 0}, srcOrigin[3] = {0, 0, 0}, region[3] = {1, 1, 1};
-    size_t rowPitch = 0, slicePitch = 0;
+// An image is an OpenCL image, a sampler an OpenCL sampler (image.cpp).
+struct ImageNative {
+    cl_mem cl = nullptr;
+};
+struct SamplerNative {
+    cl_sampler cl = nullptr;
 };
 
 // The one OpenCL context over every device of the driver, shared by all its

@@ -8,7 +8,6 @@
 #include "image.hpp"
 #include "kernel.hpp"
 #include "module.hpp"
-#include "sampler.hpp"
 
 #include <cstring>
 #include <mutex>
@@ -48,9 +47,9 @@ void backend::kernelMemory(const Kernel &kernel, uint32_t *local, uint32_t *priv
 std::vector<uint8_t> backend::objectArgument(ArgKind kind, void *handle) {
     void *object;
     if (kind == ArgKind::Image)
-        object = fromHandle<Image>(static_cast<ze_image_handle_t>(handle))->cl();
+        object = fromHandle<Image>(static_cast<ze_image_handle_t>(handle))->native().cl;
     else
-        object = fromHandle<Sampler>(static_cast<ze_sampler_handle_t>(handle))->cl();
+        object = fromHandle<Sampler>(static_cast<ze_sampler_handle_t>(handle))->native().cl;
     const auto *bytes = reinterpret_cast<const uint8_t *>(&object);
     return std::vector<uint8_t>(bytes, bytes + sizeof(object));
 }

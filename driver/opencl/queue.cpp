@@ -7,6 +7,7 @@
 #include "context.hpp"
 #include "device.hpp"
 #include "event.hpp"
+#include "image.hpp"
 #include "kernel.hpp"
 #include "kernel_enqueue.hpp"
 
@@ -138,16 +139,19 @@ void enqueueImageCommand(cl_command_queue queue, const Command &c) {
     cl_event *out = c.signal != nullptr ? &ev : nullptr;
     switch (c.type) {
     case Command::Type::ImageCopy:
-        checkCl(clEnqueueCopyImage(queue, c.native.srcImage, c.native.dstImage, c.native.srcOrigin, c.native.dstOrigin,
-                                   c.native.region, waits.size(), waits.data(), out));
+        checkCl(clEnqueueCopyImage(queue, c.srcImage->native().cl, c.dstImage->native().cl,
+                                   c.srcOrigin, c.dstOrigin, c.pixels, waits.size(), waits.data(),
+                                   out));
         break;
     case Command::Type::ImageToMemory:
-        checkCl(clEnqueueReadImage(queue, c.native.srcImage, CL_FALSE, c.native.srcOrigin, c.native.region, c.native.rowPitch,
-                                   c.native.slicePitch, c.dst, waits.size(), waits.data(), out));
+        checkCl(clEnqueueReadImage(queue, c.srcImage->native().cl, CL_FALSE, c.srcOrigin, c.pixels,
+                                   c.dstPitch, c.dstSlicePitch, c.dst, waits.size(), waits.data(),
+                                   out));
         break;
     default: // ImageFromMemory
-        checkCl(clEnqueueWriteImage(queue, c.native.dstImage, CL_FALSE, c.native.dstOrigin, c.native.region, c.native.rowPitch,
-                                    c.native.slicePitch, c.src, waits.size(), waits.data(), out));
+        checkCl(clEnqueueWriteImage(queue, c.dstImage->native().cl, CL_FALSE, c.dstOrigin,
+                                    c.pixels, c.srcPitch, c.srcSlicePitch, c.src, waits.size(),
+                                    waits.data(), out));
         break;
     }
     finishSignal(c.signal, ev);

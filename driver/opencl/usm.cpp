@@ -6,7 +6,6 @@
 #include "context.hpp"
 #include "device.hpp"
 #include "host_pages.hpp"
-#include "image.hpp"
 #include "ipc.hpp"
 
 #include <level_zero/ze_ddi.h>
@@ -22,28 +21,6 @@ namespace {
 // driver forgives, fault neither the process nor another allocation. Pages
 // are backed only once touched, so it costs address space, not memory.
 constexpr size_t kHostPagesGranularity = 64 * 1024;
-
-// Images, like memory, are always resident.
-ze_result_t checkResidencyOfImage(const char *entry, ze_context_handle_t hContext,
-                                  ze_device_handle_t hDevice, ze_image_handle_t hImage) {
-    return boundary(entry, [&] {
-        fromHandle<Context>(hContext);
-        fromHandle<Device>(hDevice);
-        fromHandle<Image>(hImage);
-        return ZE_RESULT_SUCCESS;
-    });
-}
-
-ze_result_t ZE_APICALL zeContextMakeImageResident(ze_context_handle_t hContext,
-                                                  ze_device_handle_t hDevice,
-                                                  ze_image_handle_t hImage) {
-    return checkResidencyOfImage(__func__, hContext, hDevice, hImage);
-}
-
-ze_result_t ZE_APICALL zeContextEvictImage(ze_context_handle_t hContext, ze_device_handle_t hDevice,
-                                           ze_image_handle_t hImage) {
-    return checkResidencyOfImage(__func__, hContext, hDevice, hImage);
-}
 
 } // namespace
 
@@ -91,11 +68,6 @@ void backend::release(Context &context, const Allocation &a) noexcept {
         host_pages::release(a.base, a.native.pages, a.native.fd);
     else
         clSVMFree(context.native().cl, a.native.svm);
-}
-
-void backend::completeContextTable(ze_context_dditable_t *t) {
-    t->pfnMakeImageResident = zeContextMakeImageResident;
-    t->pfnEvictImage = zeContextEvictImage;
 }
 
 bool backend::eventPoolIpcSupported() {

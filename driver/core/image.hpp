@@ -1,0 +1,111 @@
+// Images and samplers: the objects, their formats and regions, the entry
+// points and the image copy appends, for both backends. What holds an
+// image's pixels (ImageNative) and a sampler's state (SamplerNative) is the
+// backend's (backend.hpp, "Images and samplers"); so is running the image
+// commands (Command::Type::ImageCopy, ImageToMemory, ImageFromMemory).
+#pragma once
+
+#include "backend_native.hpp"
+#include "object.hpp"
+
+#include <optional>
+
+struct _ze_command_list_dditable_t;
+struct _ze_context_dditable_t;
+
+namespace ze_driver {
+
+class Context;
+class Device;
+
+// A pixel format as OpenCL C kernels see it: get_image_channel_data_type and
+// get_image_channel_order return these values (OpenCL's CL_* constants).
+namespace channel {
+constexpr uint32_t kSnormInt8 = 0x10D0, kSnormInt16 = 0x10D1, kUnormInt8 = 0x10D2,
+                   kUnormInt16 = 0x10D3, kSignedInt8 = 0x10D7, kSignedInt16 = 0x10D8,
+                   kSignedInt32 = 0x10D9, kUnsignedInt8 = 0x10DA, kUnsignedInt16 = 0x10DB,
+                   kUnsignedInt32 = 0x10DC, kFloat = 0x10DE;
+constexpr uint32_t kR = 0x10B0, kA = 0x10B1, kRG = 0x10B2, kRGBA = 0x10B5, kBGRA = 0x10B6,
+                   kARGB = 0x10B7, kABGR = 0x10C3;
+} // namespace channel
+
+struct PixelFormat {
+    uint32_t type;  // channel::k*Int*, kFloat
+    uint32_t order; // channel::kR ... kABGR
+    size_t bytes;   // of one pixel
+    // Whether a sampler may filter it linearly (OpenCL filters integer
+    // images with nearest only).
+    bool filtersLinearly() const;
+};
+
+// The format of `format`, or nothing when neither backend has it: packed and
+// media layouts, swizzles other than the channel orders above, 16-bit floats
+// (PoCL 3.1's CPU device lists CL_HALF_FLOAT but reads and writes wrong
+// values: a pixel of 1.0 comes back as 0x0470).
+std::optional<PixelFormat> pixelFormat(const ze_image_format_t &format);
+
+class Image : public Object {
+public:
+    static constexpr Tag kTag = Tag::Image;
+
+    // UNSUPPORTED_IMAGE_FORMAT for what the device cannot hold,
+    // INVALID_ARGUMENT for a size of 0.
+    Image(Context *context, Device *device, const ze_image_desc_t &desc);
+    ~Image();
+
+    Context *context() const { return context_.get(); }
+    Device *device() const { return device_; }
+    const ze_image_desc_t &desc() const { return desc_; }
+    const PixelFormat &format() const { return format_; }
+    // Pixels along each of its dimensions: width, then height or the array's
+    // slices, then depth or slices (1 where it has none; a buffer image's
+    // width in pixels, not bytes).
+    const size_t *extent() const { return extent_; }
+    int dims() const { return dims_; }
+    uint64_t id() const { return id_; }
+    ImageNative &native() { return native_; }
+    const ImageNative &native() const { return native_; }
+
+    // The origin and size in pixels of `region`, or of the whole image when
+    // it is null; INVALID_ARGUMENT when the region leaves the image.
+    void region(const ze_image_region_t *region, size_t origin[3], size_t size[3]) const;
+
+private:
+    Ref<Context> context_;
+    Device *device_;
+    ze_image_desc_t desc_;
+    PixelFormat format_;
+    size_t extent_[3] = {1, 1, 1};
+    int dims_ = 1;
+    uint64_t id_;
+    ImageNative native_;
+};
+
+// A sampler's state as OpenCL C encodes a sampler_t (CLK_* bits).
+namespace sampler_bits {
+constexpr uint32_t kNormalized = 0x1, kAddressNone = 0x0, kClampToEdge = 0x2, kClamp = 0x4,
+                   kRepeat = 0x6, kMirroredRepeat = 0x8, kNearest = 0x10, kLinear = 0x20;
+} // namespace sampler_bits
+
+class Sampler : public Object {
+public:
+    static constexpr Tag kTag = Tag::Sampler;
+
+    Sampler(Context *context, const ze_sampler_desc_t &desc);
+    ~Sampler();
+    Context *context() const { return context_.get(); }
+    uint32_t bits() const { return bits_; }
+    SamplerNative &native() { return native_; }
+    const SamplerNative &native() const { return native_; }
+
+private:
+    Ref<Context> context_;
+    uint32_t bits_;
+    SamplerNative native_;
+};
+
+// The Context and CommandList table entries of images: residency, copies.
+void imageContextEntries(_ze_context_dditable_t *table);
+void imageCommandListEntries(_ze_command_list_dditable_t *table);
+
+} // namespace ze_driver
