@@ -16,7 +16,7 @@
 #         sycl.tar.xz   with the SYCL tests built (IMEX_L0_BUILD_SYCL): the
 #                       SYCL runtime's libraries and the Level Zero loader
 #                       it needs (.deps/, docs/sycl.md) (made once);
-#   bash scripts/gpu_check.sh run [benchmarks|peers|math|sycl|memory]
+#   bash scripts/gpu_check.sh run [benchmarks|peers|math|sycl|model]
 #                                       there: unpacks them, makes the paths
 #       compiled into the programs valid (the repository at this machine's
 #       path, clang's resource directory), and runs, each with a time limit
@@ -27,8 +27,9 @@
 #       layer, as an application runs; only they with `benchmarks`; with
 #       `peers`, on two GPUs or more, only the two-GPU suite and benchmark;
 #       with `math`, the builtins' suite and the kernels against NVIDIA's
-#       OpenCL on the same sources, bench_cuda_vs_opencl; with `memory`, the
-#       USM, lists, virtual memory and IPC suites; with `sycl`, only
+#       OpenCL on the same sources, bench_cuda_vs_opencl; with `model`, the
+#       USM, lists and kernels suites and the driver's suites of virtual
+#       memory, IPC and images; with `sycl`, only
 #       the SYCL interop tests, example and benchmark, which the full run
 #       includes when sycl.tar.xz is there). Exits
 #       non-zero if a suite failed; the summary at the end names them.
@@ -48,6 +49,7 @@ GPU_PROGRAMS=(
     driver/cuda/tests/ze_cuda_builtins_test driver/cuda/tests/ze_cuda_device_lost_test
     driver/cuda/tests/ze_cuda_peers_test
     driver/tests/ze_opencl_virtual_memory_test driver/tests/ze_opencl_ipc_test
+    driver/tests/ze_opencl_image_test
     tests/gpu_runtime/gpu_runtime_test tests/mlir_runtime/mlir_runtime_test
     tests/mlir_runtime/mlir_runtime_aot
     examples/regular_list examples/embed_framework examples/gpux_user_stream
@@ -258,19 +260,22 @@ run)
         [ ${#failed[@]} -eq 0 ]
         exit
     fi
-    # The driver suites of physical and virtual memory and of memory and
-    # event pools shared between processes, on libze_cuda.so (IPC of shared
-    # memory is the OpenCL backend's only: CUDA shares device memory).
-    memory_checks() {
+    # The driver suites of the programming model's parts the CUDA backend
+    # came to last, on libze_cuda.so: physical and virtual memory, memory and
+    # event pools shared between processes (IPC of shared memory is the
+    # OpenCL backend's only: CUDA shares device memory), images and samplers.
+    model_checks() {
         section virtual_memory 120 "$b/driver/tests/ze_opencl_virtual_memory_test"
         section ipc 120 "$b/driver/tests/ze_opencl_ipc_test" \
             --gtest_filter='IpcTest.*:-IpcTest.OpensInTheSameProcessShareTheData'
+        section images 120 "$b/driver/tests/ze_opencl_image_test"
     }
-    if [ "${2:-}" = memory ]; then
+    if [ "${2:-}" = model ]; then
         export ZE_ENABLE_ALT_DRIVERS="$cuda_driver"
-        section ze_cuda.usm 120 "$b/driver/cuda/tests/ze_cuda_usm_test"
-        section ze_cuda.lists 120 "$b/driver/cuda/tests/ze_cuda_lists_test"
-        memory_checks
+        for s in usm lists kernels; do
+            section "ze_cuda.$s" 180 "$b/driver/cuda/tests/ze_cuda_${s}_test"
+        done
+        model_checks
         echo "=== summary: ${#failed[@]} failed${failed[*]:+: ${failed[*]}}"
         [ ${#failed[@]} -eq 0 ]
         exit
@@ -301,7 +306,7 @@ run)
         for s in usm lists kernels builtins device_lost peers; do
             section "ze_cuda.$s" 180 "$b/driver/cuda/tests/ze_cuda_${s}_test"
         done
-        memory_checks
+        model_checks
         for t in "${GPU_INTEROP_TESTS[@]}"; do
             section "interop_$t" 180 "$b/tests/interop/interop_${t}_test"
         done

@@ -49,8 +49,10 @@ uint32_t channelType(ze_image_format_layout_t layout, ze_image_format_type_t typ
             return channel::kUnormInt16;
         case ZE_IMAGE_FORMAT_TYPE_SNORM:
             return channel::kSnormInt16;
+        case ZE_IMAGE_FORMAT_TYPE_FLOAT:
+            return channel::kHalfFloat;
         default:
-            return 0; // no 16-bit floats: see pixelFormat
+            return 0;
         }
     case ZE_IMAGE_FORMAT_LAYOUT_32:
     case ZE_IMAGE_FORMAT_LAYOUT_32_32:
@@ -122,6 +124,7 @@ size_t componentBytes(uint32_t type) {
     case channel::kSignedInt16:
     case channel::kUnormInt16:
     case channel::kSnormInt16:
+    case channel::kHalfFloat:
         return 2;
     default:
         return 4;
@@ -148,6 +151,7 @@ bool PixelFormat::filtersLinearly() const {
     case channel::kUnormInt16:
     case channel::kSnormInt8:
     case channel::kSnormInt16:
+    case channel::kHalfFloat:
     case channel::kFloat:
         return true;
     default:

@@ -24,7 +24,7 @@ namespace channel {
 constexpr uint32_t kSnormInt8 = 0x10D0, kSnormInt16 = 0x10D1, kUnormInt8 = 0x10D2,
                    kUnormInt16 = 0x10D3, kSignedInt8 = 0x10D7, kSignedInt16 = 0x10D8,
                    kSignedInt32 = 0x10D9, kUnsignedInt8 = 0x10DA, kUnsignedInt16 = 0x10DB,
-                   kUnsignedInt32 = 0x10DC, kFloat = 0x10DE;
+                   kUnsignedInt32 = 0x10DC, kHalfFloat = 0x10DD, kFloat = 0x10DE;
 constexpr uint32_t kR = 0x10B0, kA = 0x10B1, kRG = 0x10B2, kRGBA = 0x10B5, kBGRA = 0x10B6,
                    kARGB = 0x10B7, kABGR = 0x10C3;
 } // namespace channel
@@ -39,9 +39,7 @@ struct PixelFormat {
 };
 
 // The format of `format`, or nothing when neither backend has it: packed and
-// media layouts, swizzles other than the channel orders above, 16-bit floats
-// (PoCL 3.1's CPU device lists CL_HALF_FLOAT but reads and writes wrong
-// values: a pixel of 1.0 comes back as 0x0470).
+// media layouts, swizzles other than the channel orders above.
 std::optional<PixelFormat> pixelFormat(const ze_image_format_t &format);
 
 class Image : public Object {

@@ -96,7 +96,17 @@ DeviceInfo deviceProperties(const CudaApi &api, CUdevice device, uint32_t index)
     copyName(info.memory.name, "device memory");
 
     info.cache.cacheSize = static_cast<size_t>(u32(at(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)));
-    // No images or samplers (info.image stays zero).
+    // Images are device memory read and written by the translation's
+    // builtins (image.cpp): OpenCL's full-profile limits, within the largest
+    // allocation.
+    info.image.maxImageDims1D = 16384;
+    info.image.maxImageDims2D = 16384;
+    info.image.maxImageDims3D = 2048;
+    info.image.maxImageBufferSize = p.maxMemAllocSize;
+    info.image.maxImageArraySlices = 2048;
+    info.image.maxSamplers = 16;
+    info.image.maxReadImageArgs = 128;
+    info.image.maxWriteImageArgs = 64;
 
     info.queueGroup.flags =
         ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE | ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY;

@@ -37,6 +37,8 @@ void backend::initImage(Image &image) {
     d.rowPitch = native.rowPitch;
     d.slicePitch = native.slicePitch;
     const ze_image_desc_t &desc = image.desc();
+    for (int i = 0; i < 3; ++i)
+        d.extent[i] = static_cast<int32_t>(extent[i]);
     d.width = static_cast<int32_t>(extent[0]);
     d.height = desc.type == ZE_IMAGE_TYPE_1DARRAY ? 1 : static_cast<int32_t>(extent[1]);
     d.depth = desc.type == ZE_IMAGE_TYPE_3D ? static_cast<int32_t>(extent[2]) : 1;

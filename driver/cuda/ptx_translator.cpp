@@ -1,5 +1,6 @@
 #include "ptx_translator.hpp"
 
+#include "image_builtins.hpp"
 #include "libdevice_math.hpp"
 #include "missing_builtins.hpp"
 #include "native_math.hpp"
@@ -358,19 +359,13 @@ bool linkLibclc(llvm::Module &module, std::string *log) {
     return true;
 }
 
-// The OpenCL image and sampler builtins, which this backend has no images
-// or samplers for.
-bool isImageBuiltin(llvm::StringRef name) {
-    return name.contains("ocl_image") || name.contains("ocl_sampler") ||
-           name == "__translate_sampler_initializer";
-}
-
-// Kernels that call an image builtin, directly or through other functions,
-// are left out of the module, with a line of the log each, so that a
-// module that mixes them with kernels on buffers still builds; `kernels`
-// loses their metadata (zeKernelCreate then does not find them). When
-// every kernel uses images nothing is left out: the build fails, naming
-// the image builtins (undefinedCalls).
+// Kernels that call an image builtin the library does not define
+// (image_builtins.hpp: mipmapped, depth and multisampled images), directly or
+// through other functions, are left out of the module, with a line of the
+// log each, so that the module's other kernels still build; `kernels` loses
+// their metadata (zeKernelCreate then does not find them). When every
+// kernel uses them nothing is left out: the build fails, naming the
+// builtins (undefinedCalls).
 void leaveOutImageKernels(llvm::Module &module, std::vector<KernelInfo> &kernels,
                           std::string *log) {
     std::set<llvm::Function *> reaching, kernelsOut;
@@ -400,9 +395,9 @@ void leaveOutImageKernels(llvm::Module &module, std::vector<KernelInfo> &kernels
         return;
     for (llvm::Function *kernel : kernelsOut) {
         std::string name = kernel->getName().str();
-        *log +=
-            "PTX translation: kernel " + name +
-            " uses images, which the CUDA backend does not have: it is left out of the module\n";
+        *log += "PTX translation: kernel " + name +
+                " calls image builtins the CUDA backend does not define: it is left out of the "
+                "module\n";
         kernels.erase(std::remove_if(kernels.begin(), kernels.end(),
                                      [&](const KernelInfo &k) { return k.name == name; }),
                       kernels.end());
@@ -435,7 +430,8 @@ std::string undefinedCalls(const llvm::Module &module) {
     for (const std::string &name : names)
         message += "PTX translation: " + name +
                    (isImageBuiltin(name)
-                        ? " is an image builtin: the CUDA backend has no images or samplers\n"
+                        ? " is an image builtin the CUDA backend does not define (mipmapped, depth "
+                          "and multisampled images)\n"
                         : " is called but neither the module nor libclc defines it\n");
     return message;
 }
@@ -492,7 +488,7 @@ ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &
     ze_driver::detail::defineWorkGroupCollectives(*read.module, kMaxGroupItems);
     resolveWarpSubGroupBuiltins(*read.module);
     std::unique_ptr<llvm::Module> opaque = withOpaquePointers(*read.module, context, log);
-    if (!opaque)
+    if (!opaque || !linkImageBuiltins(*opaque, log))
         return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
     std::string error;
     const llvm::Target *target = nvptxTarget(&error);

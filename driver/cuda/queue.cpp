@@ -475,6 +475,8 @@ void Queue::enqueue(const Command &c) {
         // The stream is in order: the waits above and the signal below are
         // all there is.
         break;
+    case Command::Type::Reset:
+        break; // done above
     }
     if (times != nullptr)
         times->recordEnd(stream_);

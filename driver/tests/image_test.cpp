@@ -111,12 +111,10 @@ TEST_F(ImageTest, FormatPropertiesSayWhichFiltersApply) {
                                         ZE_IMAGE_FORMAT_TYPE_UINT, 8, 8, 8);
     ASSERT_ZE_SUCCESS(zeImageGetProperties(device_, &integer, &p));
     EXPECT_EQ(p.samplerFilterFlags, ZE_IMAGE_SAMPLER_FILTER_FLAG_POINT);
-    // Media layouts and packed floats have no OpenCL equivalent; 16-bit
-    // floats are not offered (wrong values on PoCL).
-    for (auto [layout, type] : {std::pair(ZE_IMAGE_FORMAT_LAYOUT_NV12, ZE_IMAGE_FORMAT_TYPE_UNORM),
-                                std::pair(ZE_IMAGE_FORMAT_LAYOUT_11_11_10,
-                                          ZE_IMAGE_FORMAT_TYPE_FLOAT),
-                                std::pair(ZE_IMAGE_FORMAT_LAYOUT_16, ZE_IMAGE_FORMAT_TYPE_FLOAT)}) {
+    // Media layouts and packed floats have no OpenCL equivalent.
+    for (auto [layout, type] :
+         {std::pair(ZE_IMAGE_FORMAT_LAYOUT_NV12, ZE_IMAGE_FORMAT_TYPE_UNORM),
+          std::pair(ZE_IMAGE_FORMAT_LAYOUT_11_11_10, ZE_IMAGE_FORMAT_TYPE_FLOAT)}) {
         ze_image_desc_t media = imageDesc(ZE_IMAGE_TYPE_2D, layout, type, 16, 16);
         EXPECT_ZE_RESULT(ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT,
                          zeImageGetProperties(device_, &media, &p));
@@ -125,6 +123,76 @@ TEST_F(ImageTest, FormatPropertiesSayWhichFiltersApply) {
                          zeImageCreate(context_, device_, &media, image.out()));
         EXPECT_EQ(image.get(), nullptr);
     }
+}
+
+// Unsigned integers through read_imageui and write_imageui (which SPIR-V,
+// without signedness, carries as read_imagei and write_imagei), saturated
+// to the format's range on the write.
+TEST_F(ImageTest, UnsignedPixelsSaturateOnWrite) {
+    constexpr uint32_t kWidth = 8, kHeight = 4;
+    const ze_image_desc_t desc = imageDesc(ZE_IMAGE_TYPE_2D, ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8,
+                                           ZE_IMAGE_FORMAT_TYPE_UINT, kWidth, kHeight);
+    Image src, dst;
+    ASSERT_NO_FATAL_FAILURE(createImage(src, desc));
+    ASSERT_NO_FATAL_FAILURE(createImage(dst, desc));
+    std::vector<std::array<uint8_t, 4>> pixels(kWidth * kHeight);
+    for (uint32_t i = 0; i < pixels.size(); ++i)
+        pixels[i] = {uint8_t(i), uint8_t(2 * i), uint8_t(250 + i % 6), uint8_t(i % 3)};
+    ASSERT_ZE_SUCCESS(zeCommandListAppendImageCopyFromMemory(list_, src, pixels.data(), nullptr,
+                                                             nullptr, 0, nullptr));
+    ASSERT_ZE_SUCCESS(zeCommandListAppendBarrier(list_, nullptr, 0, nullptr));
+    Kernel kernel;
+    ASSERT_NO_FATAL_FAILURE(loadKernel(kernel, module_, "add_unsigned", 4, 2));
+    ze_image_handle_t srcHandle = src, dstHandle = dst;
+    ASSERT_ZE_SUCCESS(setArgs(kernel, {byValue(srcHandle), byValue(dstHandle)}));
+    ASSERT_ZE_SUCCESS(launch(list_, kernel, {kWidth / 4, kHeight / 2, 1}));
+    ASSERT_ZE_SUCCESS(zeCommandListClose(list_));
+    ASSERT_NO_FATAL_FAILURE(execute(list_));
+    ASSERT_ZE_SUCCESS(zeCommandListReset(list_));
+    std::vector<std::array<uint8_t, 4>> out =
+        readImage<std::array<uint8_t, 4>>(dst, kWidth * kHeight);
+    const unsigned added[4] = {1, 2, 3, 300};
+    for (uint32_t i = 0; i < pixels.size(); ++i)
+        for (int c = 0; c < 4; ++c)
+            ASSERT_EQ(out[i][c], std::min(pixels[i][c] + added[c], 255u))
+                << "pixel " << i << " channel " << c;
+}
+
+// 16-bit float pixels read as floats and written back rounded, where the
+// device offers them (PoCL's CPU device does not: its values are wrong).
+TEST_F(ImageTest, HalfFloatPixelsConvert) {
+    constexpr uint32_t kWidth = 4, kHeight = 4;
+    const ze_image_desc_t desc = imageDesc(ZE_IMAGE_TYPE_2D, ZE_IMAGE_FORMAT_LAYOUT_16_16_16_16,
+                                           ZE_IMAGE_FORMAT_TYPE_FLOAT, kWidth, kHeight);
+    ze_image_properties_t p = {ZE_STRUCTURE_TYPE_IMAGE_PROPERTIES};
+    if (zeImageGetProperties(device_, &desc, &p) == ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT)
+        GTEST_SKIP() << "the device has no 16-bit float images";
+    Image src, dst;
+    ASSERT_NO_FATAL_FAILURE(createImage(src, desc));
+    ASSERT_NO_FATAL_FAILURE(createImage(dst, desc));
+    // Halves 0.5, 1, 1.5, 2, 3, 4, 6, 8 (exact when doubled, but 8 -> 16).
+    const uint16_t halves[] = {0x3800, 0x3c00, 0x3e00, 0x4000, 0x4200, 0x4400, 0x4600, 0x4800};
+    const uint16_t doubled[] = {0x3c00, 0x4000, 0x4200, 0x4400, 0x4600, 0x4800, 0x4a00, 0x4c00};
+    std::vector<std::array<uint16_t, 4>> pixels(kWidth * kHeight);
+    for (uint32_t i = 0; i < pixels.size(); ++i)
+        for (uint32_t c = 0; c < 4; ++c)
+            pixels[i][c] = halves[(i + c) % 8];
+    ASSERT_ZE_SUCCESS(zeCommandListAppendImageCopyFromMemory(list_, src, pixels.data(), nullptr,
+                                                             nullptr, 0, nullptr));
+    ASSERT_ZE_SUCCESS(zeCommandListAppendBarrier(list_, nullptr, 0, nullptr));
+    Kernel kernel;
+    ASSERT_NO_FATAL_FAILURE(loadKernel(kernel, module_, "double_pixels", 4, 4));
+    ze_image_handle_t srcHandle = src, dstHandle = dst;
+    ASSERT_ZE_SUCCESS(setArgs(kernel, {byValue(srcHandle), byValue(dstHandle)}));
+    ASSERT_ZE_SUCCESS(launch(list_, kernel, {1, 1, 1}));
+    ASSERT_ZE_SUCCESS(zeCommandListClose(list_));
+    ASSERT_NO_FATAL_FAILURE(execute(list_));
+    ASSERT_ZE_SUCCESS(zeCommandListReset(list_));
+    std::vector<std::array<uint16_t, 4>> out =
+        readImage<std::array<uint16_t, 4>>(dst, kWidth * kHeight);
+    for (uint32_t i = 0; i < pixels.size(); ++i)
+        for (uint32_t c = 0; c < 4; ++c)
+            ASSERT_EQ(out[i][c], doubled[(i + c) % 8]) << "pixel " << i << " channel " << c;
 }
 
 // A kernel reads through a clamping, nearest sampler (reads left of the

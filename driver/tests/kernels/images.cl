@@ -30,3 +30,15 @@ __kernel void array_size(read_only image2d_array_t image, __global int *out) {
     out[1] = get_image_height(image);
     out[2] = (int)get_image_array_size(image);
 }
+
+// dst = src + (1, 2, 3, 300), unsigned (saturated by the write).
+__kernel void add_unsigned(read_only image2d_t src, write_only image2d_t dst) {
+    int2 p = (int2)(get_global_id(0), get_global_id(1));
+    write_imageui(dst, p, read_imageui(src, p) + (uint4)(1, 2, 3, 300));
+}
+
+// dst = 2 * src, in floats.
+__kernel void double_pixels(read_only image2d_t src, write_only image2d_t dst) {
+    int2 p = (int2)(get_global_id(0), get_global_id(1));
+    write_imagef(dst, p, 2.0f * read_imagef(src, p));
+}

@@ -1,8 +1,13 @@
-// A module with a kernel on an image and a kernel on buffers: on the CUDA
-// backend, which has no images, the first is left out and the second runs.
+// A module with a kernel on a depth image, which the CUDA backend's image
+// builtins do not cover, and kernels on a 2D image and on buffers: the first
+// is left out, the others run.
+
+kernel void depth_read(read_only image2d_depth_t image, sampler_t s, global float *out) {
+    out[0] = read_imagef(image, s, (float2)(0.5f, 0.5f));
+}
 
 kernel void image_width(read_only image2d_t image, global int *out) {
-    out[0] = get_image_width(image);
+    out[0] = get_image_width(image) + 1000 * get_image_height(image);
 }
 
 kernel void add_one(global int *data) {

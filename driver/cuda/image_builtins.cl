@@ -1,0 +1,514 @@
+// OpenCL C's image builtins for the CUDA backend, in software over the
+// pixels in device memory that image.cpp allocates. Compiled at build time
+// for SPIR (clang-15, bitcode embedded in the driver) and linked by the PTX
+// translation into modules that call image builtins (image_builtins.hpp),
+// before their address spaces become NVPTX's: an image argument is the
+// address of its descriptor (ze_image_t), a sampler its sampler_t bits. The
+// definitions carry the builtins' own names and types, so clang mangles them
+// as the SPIR-V reader names the calls. __ze_image and __ze_sampler, which
+// only declare here, are defined by the translation: the first gives the
+// descriptor an image argument points to, the second a sampler's bits.
+//
+// Reads convert each format as OpenCL's image format conversion rules say;
+// sampled reads apply the sampler's addressing and filtering (nearest, or
+// linear between 2, 4 or 8 pixels), with the border color outside the image
+// for CLK_ADDRESS_CLAMP; array layers are the rounded, clamped coordinate.
+// Reads and writes outside the image are clamped (a read) or dropped (a
+// write): OpenCL leaves them undefined, and a fault would lose the device.
+
+// 16-bit float pixels are converted by the conversions of half values.
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+
+// image_descriptor.hpp's ImageDescriptor, field by field.
+typedef struct {
+    ulong pixels;
+    ulong row_pitch;
+    ulong slice_pitch;
+    int extent[3];
+    int width, height, depth, array_size;
+    int channel_type, channel_order, pixel_bytes;
+} ze_image_t;
+
+typedef const global ze_image_t *image_ref;
+
+#define OVERLOAD __attribute__((overloadable))
+
+#define DECLARE_IMAGE(type, access)                                                               \
+    image_ref OVERLOAD __ze_image(access type image);
+#define DECLARE_ALL_ACCESSES(type)                                                                \
+    DECLARE_IMAGE(type, read_only) DECLARE_IMAGE(type, write_only) DECLARE_IMAGE(type, read_write)
+DECLARE_ALL_ACCESSES(image1d_t)
+DECLARE_ALL_ACCESSES(image1d_buffer_t)
+DECLARE_ALL_ACCESSES(image1d_array_t)
+DECLARE_ALL_ACCESSES(image2d_t)
+DECLARE_ALL_ACCESSES(image2d_array_t)
+DECLARE_ALL_ACCESSES(image3d_t)
+uint __ze_sampler(sampler_t sampler);
+
+// OpenCL's channel types and orders (image.hpp's channel values).
+#define SNORM_INT8 0x10D0
+#define SNORM_INT16 0x10D1
+#define UNORM_INT8 0x10D2
+#define UNORM_INT16 0x10D3
+#define SIGNED_INT8 0x10D7
+#define SIGNED_INT16 0x10D8
+#define SIGNED_INT32 0x10D9
+#define UNSIGNED_INT8 0x10DA
+#define UNSIGNED_INT16 0x10DB
+#define UNSIGNED_INT32 0x10DC
+#define HALF_FLOAT 0x10DD
+#define FLOAT 0x10DE
+#define ORDER_R 0x10B0
+#define ORDER_A 0x10B1
+#define ORDER_RG 0x10B2
+#define ORDER_RGBA 0x10B5
+#define ORDER_BGRA 0x10B6
+#define ORDER_ARGB 0x10B7
+#define ORDER_ABGR 0x10C3
+
+// sampler_t's bits.
+#define NORMALIZED 0x1
+#define ADDRESS_MASK 0xe
+#define CLAMP_TO_EDGE 0x2
+#define CLAMP 0x4
+#define REPEAT 0x6
+#define MIRRORED_REPEAT 0x8
+#define LINEAR 0x20
+
+static int components(int order) {
+    return order == ORDER_R || order == ORDER_A ? 1 : order == ORDER_RG ? 2 : 4;
+}
+
+static global uchar *pixel(image_ref im, int4 c) {
+    return (global uchar *)im->pixels + (size_t)c.x * im->pixel_bytes + (size_t)c.y * im->row_pitch +
+           (size_t)c.z * im->slice_pitch;
+}
+
+// The pixel's memory components (0 where it has fewer than four) as rgba.
+#define FROM_MEMORY(T, one)                                                                        \
+    static T##4 from_memory_##T(T##4 m, int order) {                                               \
+        switch (order) {                                                                           \
+        case ORDER_R: return (T##4)(m.x, 0, 0, one);                                               \
+        case ORDER_A: return (T##4)(0, 0, 0, m.x);                                                 \
+        case ORDER_RG: return (T##4)(m.x, m.y, 0, one);                                            \
+        case ORDER_BGRA: return m.zyxw;                                                            \
+        case ORDER_ARGB: return m.yzwx;                                                            \
+        case ORDER_ABGR: return m.wzyx;                                                            \
+        default: return m;                                                                         \
+        }                                                                                          \
+    }                                                                                              \
+    static T##4 to_memory_##T(T##4 v, int order) {                                                 \
+        switch (order) {                                                                           \
+        case ORDER_A: return (T##4)(v.w, 0, 0, 0);                                                 \
+        case ORDER_BGRA: return v.zyxw;                                                            \
+        case ORDER_ARGB: return v.wxyz;                                                            \
+        case ORDER_ABGR: return v.wzyx;                                                            \
+        default: return v;                                                                         \
+        }                                                                                          \
+    }
+FROM_MEMORY(float, 1.0f)
+FROM_MEMORY(int, 1)
+FROM_MEMORY(uint, 1u)
+
+static float load_float(const global uchar *p, int type, int k) {
+    switch (type) {
+    case UNORM_INT8: return p[k] / 255.0f;
+    case UNORM_INT16: return ((const global ushort *)p)[k] / 65535.0f;
+    case SNORM_INT8: return fmax(((const global char *)p)[k] / 127.0f, -1.0f);
+    case SNORM_INT16: return fmax(((const global short *)p)[k] / 32767.0f, -1.0f);
+    case FLOAT: return ((const global float *)p)[k];
+    case HALF_FLOAT: return ((const global half *)p)[k];
+    case SIGNED_INT8: return ((const global char *)p)[k];
+    case SIGNED_INT16: return ((const global short *)p)[k];
+    case UNSIGNED_INT8: return p[k];
+    case UNSIGNED_INT16: return ((const global ushort *)p)[k];
+    case SIGNED_INT32: return ((const global int *)p)[k];
+    default: return ((const global uint *)p)[k];
+    }
+}
+
+static int load_int(const global uchar *p, int type, int k) {
+    switch (type) {
+    case SIGNED_INT8: return ((const global char *)p)[k];
+    case SIGNED_INT16: return ((const global short *)p)[k];
+    case UNSIGNED_INT8:
+    case UNORM_INT8:
+    case SNORM_INT8: return p[k];
+    case UNSIGNED_INT16:
+    case UNORM_INT16:
+    case SNORM_INT16:
+    case HALF_FLOAT: return ((const global ushort *)p)[k];
+    default: return ((const global int *)p)[k];
+    }
+}
+
+static uint load_uint(const global uchar *p, int type, int k) {
+    return (uint)load_int(p, type, k);
+}
+
+static void store_float(global uchar *p, int type, int k, float v) {
+    switch (type) {
+    case UNORM_INT8: p[k] = convert_uchar_sat_rte(v * 255.0f); break;
+    case UNORM_INT16: ((global ushort *)p)[k] = convert_ushort_sat_rte(v * 65535.0f); break;
+    case SNORM_INT8: ((global char *)p)[k] = convert_char_sat_rte(v * 127.0f); break;
+    case SNORM_INT16: ((global short *)p)[k] = convert_short_sat_rte(v * 32767.0f); break;
+    case HALF_FLOAT: ((global half *)p)[k] = (half)v; break; // rounded to nearest even
+    case FLOAT: ((global float *)p)[k] = v; break;
+    default: break; // write_imagef of an integer format is undefined
+    }
+}
+
+// SPIR-V has no signedness: its reader calls write_imagei for OpenCL C's
+// write_imageui too (read_imagei for read_imageui), so each integer write
+// takes the format's own signedness.
+static void store_uint(global uchar *p, int type, int k, uint v);
+static void store_int(global uchar *p, int type, int k, int v) {
+    switch (type) {
+    case SIGNED_INT8: ((global char *)p)[k] = convert_char_sat(v); break;
+    case SIGNED_INT16: ((global short *)p)[k] = convert_short_sat(v); break;
+    case SIGNED_INT32: ((global int *)p)[k] = v; break;
+    default: store_uint(p, type, k, (uint)v); break;
+    }
+}
+
+static void store_uint(global uchar *p, int type, int k, uint v) {
+    switch (type) {
+    case UNSIGNED_INT8: p[k] = convert_uchar_sat(v); break;
+    case UNSIGNED_INT16: ((global ushort *)p)[k] = convert_ushort_sat(v); break;
+    case UNSIGNED_INT32: ((global uint *)p)[k] = v; break;
+    case SIGNED_INT8:
+    case SIGNED_INT16:
+    case SIGNED_INT32: store_int(p, type, k, (int)v); break;
+    default: break; // write_imageui of a format of floats is undefined
+    }
+}
+
+// Whether `c` (x, y, z: the layer of an array in its coordinate's place) is
+// inside the image.
+static bool inside(image_ref im, int4 c) {
+    return c.x >= 0 && c.x < im->extent[0] && c.y >= 0 && c.y < im->extent[1] && c.z >= 0 &&
+           c.z < im->extent[2];
+}
+
+static int4 clamped(image_ref im, int4 c) {
+    return (int4)(clamp(c.x, 0, im->extent[0] - 1), clamp(c.y, 0, im->extent[1] - 1),
+                  clamp(c.z, 0, im->extent[2] - 1), 0);
+}
+
+#define FETCH_AND_STORE(T)                                                                         \
+    static T##4 fetch_##T(image_ref im, int4 c) {                                                  \
+        const global uchar *p = pixel(im, clamped(im, c));                                         \
+        int n = components(im->channel_order);                                                     \
+        T##4 m = (T##4)(0);                                                                        \
+        m.x = load_##T(p, im->channel_type, 0);                                                    \
+        if (n > 1)                                                                                 \
+            m.y = load_##T(p, im->channel_type, 1);                                                \
+        if (n > 2) {                                                                               \
+            m.z = load_##T(p, im->channel_type, 2);                                                \
+            m.w = load_##T(p, im->channel_type, 3);                                                \
+        }                                                                                          \
+        return from_memory_##T(m, im->channel_order);                                              \
+    }                                                                                              \
+    static void put_##T(image_ref im, int4 c, T##4 v) {                                            \
+        if (!inside(im, c))                                                                        \
+            return;                                                                                \
+        global uchar *p = pixel(im, c);                                                            \
+        int n = components(im->channel_order);                                                     \
+        T##4 m = to_memory_##T(v, im->channel_order);                                              \
+        store_##T(p, im->channel_type, 0, m.x);                                                    \
+        if (n > 1)                                                                                 \
+            store_##T(p, im->channel_type, 1, m.y);                                                \
+        if (n > 2) {                                                                               \
+            store_##T(p, im->channel_type, 2, m.z);                                                \
+            store_##T(p, im->channel_type, 3, m.w);                                                \
+        }                                                                                          \
+    }
+FETCH_AND_STORE(float)
+FETCH_AND_STORE(int)
+FETCH_AND_STORE(uint)
+
+// The border color of CLK_ADDRESS_CLAMP: transparent black, or opaque
+// black for a format without alpha.
+static bool has_alpha(int order) {
+    return order != ORDER_R && order != ORDER_RG;
+}
+
+// Pixels along spatial dimension `d` (they come before an array's layers).
+static int size_along(image_ref im, int d) {
+    return im->extent[d];
+}
+
+// The pixel index of coordinate `s` along a dimension of `n` pixels, for
+// nearest filtering; *border when CLK_ADDRESS_CLAMP puts it outside.
+static int nearest(float s, int n, uint bits, bool *border) {
+    int address = bits & ADDRESS_MASK;
+    if (address == REPEAT) {
+        int i = (int)floor((s - floor(s)) * n);
+        return i > n - 1 ? i - n : i;
+    }
+    if (address == MIRRORED_REPEAT) {
+        float m = fabs(s - 2.0f * rint(0.5f * s));
+        return min((int)floor(m * n), n - 1);
+    }
+    float u = (bits & NORMALIZED) ? s * n : s;
+    int i = (int)floor(u);
+    if (address == CLAMP && (i < 0 || i >= n))
+        *border = true;
+    return clamp(i, 0, n - 1);
+}
+
+// The two pixels and the weight of the second, for linear filtering.
+static float linear(float s, int n, uint bits, int *i0, int *i1, bool *border0, bool *border1) {
+    int address = bits & ADDRESS_MASK;
+    float u;
+    if (address == REPEAT) {
+        u = (s - floor(s)) * n;
+        *i0 = (int)floor(u - 0.5f);
+        *i1 = *i0 + 1;
+        if (*i0 < 0)
+            *i0 += n;
+        if (*i1 > n - 1)
+            *i1 -= n;
+    } else if (address == MIRRORED_REPEAT) {
+        u = fabs(s - 2.0f * rint(0.5f * s)) * n;
+        *i0 = max((int)floor(u - 0.5f), 0);
+        *i1 = min((int)floor(u - 0.5f) + 1, n - 1);
+    } else {
+        u = (bits & NORMALIZED) ? s * n : s;
+        *i0 = (int)floor(u - 0.5f);
+        *i1 = *i0 + 1;
+        if (address == CLAMP) {
+            *border0 = *i0 < 0 || *i0 >= n;
+            *border1 = *i1 < 0 || *i1 >= n;
+        }
+        *i0 = clamp(*i0, 0, n - 1);
+        *i1 = clamp(*i1, 0, n - 1);
+    }
+    float t = u - 0.5f;
+    return t - floor(t);
+}
+
+// The layer of an array read at coordinate `s`.
+static int layer(image_ref im, float s) {
+    return clamp((int)rint(s), 0, im->array_size - 1);
+}
+
+// A sampled read of `dims` spatial dimensions (then the layer, for arrays).
+#define SAMPLE(T, zero, one, can_filter)                                                          \
+    static T##4 sample_##T(image_ref im, uint bits, float4 coord, int dims, bool arrayed) {        \
+        float s[3] = {coord.x, coord.y, coord.z};                                                  \
+        T##4 border_color = (T##4)(zero, zero, zero, has_alpha(im->channel_order) ? zero : one);   \
+        int4 c = (int4)(0);                                                                        \
+        if (arrayed) {                                                                             \
+            if (dims == 1)                                                                         \
+                c.y = layer(im, s[1]);                                                             \
+            else                                                                                   \
+                c.z = layer(im, s[2]);                                                             \
+        }                                                                                          \
+        if (!(can_filter && (bits & LINEAR))) {                                                    \
+            bool border = false;                                                                   \
+            c.x = nearest(s[0], size_along(im, 0), bits, &border);                                     \
+            if (dims > 1)                                                                          \
+                c.y = nearest(s[1], size_along(im, 1), bits, &border);                                 \
+            if (dims > 2)                                                                          \
+                c.z = nearest(s[2], size_along(im, 2), bits, &border);                                 \
+            return border ? border_color : fetch_##T(im, c);                                       \
+        }                                                                                          \
+        int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};                                                  \
+        bool border_lo[3] = {false, false, false}, border_hi[3] = {false, false, false};          \
+        float w[3] = {0, 0, 0};                                                                    \
+        for (int d = 0; d < dims; ++d)                                                             \
+            w[d] = linear(s[d], size_along(im, d), bits, &lo[d], &hi[d], &border_lo[d], &border_hi[d]); \
+        T##4 sum = (T##4)(0);                                                                      \
+        for (int corner = 0; corner < (1 << dims); ++corner) {                                     \
+            float weight = 1.0f;                                                                   \
+            bool border = false;                                                                   \
+            int at[3] = {c.x, c.y, c.z};                                                           \
+            for (int d = 0; d < dims; ++d) {                                                       \
+                bool upper = (corner >> d) & 1;                                                    \
+                at[d] = upper ? hi[d] : lo[d];                                                     \
+                border = border || (upper ? border_hi[d] : border_lo[d]);                          \
+                weight *= upper ? w[d] : 1.0f - w[d];                                              \
+            }                                                                                      \
+            T##4 texel = border ? border_color : fetch_##T(im, (int4)(at[0], at[1], at[2], 0));    \
+            sum += texel * weight;                                                                 \
+        }                                                                                          \
+        return sum;                                                                                \
+    }
+SAMPLE(float, 0.0f, 1.0f, true)
+
+// Integer images are read nearest only (OpenCL leaves linear filtering of
+// them undefined).
+#define SAMPLE_INTEGER(T, zero, one)                                                               \
+    static T##4 sample_##T(image_ref im, uint bits, float4 coord, int dims, bool arrayed) {        \
+        float s[3] = {coord.x, coord.y, coord.z};                                                  \
+        int4 c = (int4)(0);                                                                        \
+        if (arrayed) {                                                                             \
+            if (dims == 1)                                                                         \
+                c.y = layer(im, s[1]);                                                             \
+            else                                                                                   \
+                c.z = layer(im, s[2]);                                                             \
+        }                                                                                          \
+        bool border = false;                                                                       \
+        c.x = nearest(s[0], size_along(im, 0), bits, &border);                                         \
+        if (dims > 1)                                                                              \
+            c.y = nearest(s[1], size_along(im, 1), bits, &border);                                     \
+        if (dims > 2)                                                                              \
+            c.z = nearest(s[2], size_along(im, 2), bits, &border);                                     \
+        if (border)                                                                                \
+            return (T##4)(zero, zero, zero, has_alpha(im->channel_order) ? zero : one);            \
+        return fetch_##T(im, c);                                                                   \
+    }
+SAMPLE_INTEGER(int, 0, 1)
+SAMPLE_INTEGER(uint, 0u, 1u)
+
+// Integer coordinates through a sampler: unnormalized and nearest, as OpenCL
+// requires of such a sampler; the pixel's center.
+static float4 centered(int4 c) {
+    return convert_float4(c) + (float4)(0.5f, 0.5f, 0.5f, 0.0f);
+}
+static uint integer_coordinates(uint bits) {
+    return bits & ADDRESS_MASK;
+}
+
+// The four coordinate shapes: a scalar (1D), two (1D arrays, 2D), four (2D
+// arrays, 3D); as (x, y, z, 0).
+static float4 widen_float(float c) { return (float4)(c, 0, 0, 0); }
+static float4 widen_float2(float2 c) { return (float4)(c, 0, 0); }
+static float4 widen_float4(float4 c) { return c; }
+static int4 widen_int(int c) { return (int4)(c, 0, 0, 0); }
+static int4 widen_int2(int2 c) { return (int4)(c, 0, 0); }
+static int4 widen_int4(int4 c) { return c; }
+
+// The builtins of one image type: `dims` spatial dimensions, `arrayed`,
+// coordinates of `N` components (float##N / int##N, N empty for scalars).
+#define SAMPLED_READS(type, dims, arrayed, N)                                                     \
+    float4 OVERLOAD read_imagef(read_only type image, sampler_t sampler, float##N c) {            \
+        return sample_float(__ze_image(image), __ze_sampler(sampler), widen_float##N(c), dims,     \
+                            arrayed);                                                              \
+    }                                                                                              \
+    int4 OVERLOAD read_imagei(read_only type image, sampler_t sampler, float##N c) {              \
+        return sample_int(__ze_image(image), __ze_sampler(sampler), widen_float##N(c), dims,       \
+                          arrayed);                                                                \
+    }                                                                                              \
+    uint4 OVERLOAD read_imageui(read_only type image, sampler_t sampler, float##N c) {            \
+        return sample_uint(__ze_image(image), __ze_sampler(sampler), widen_float##N(c), dims,      \
+                           arrayed);                                                               \
+    }                                                                                              \
+    float4 OVERLOAD read_imagef(read_only type image, sampler_t sampler, int##N c) {              \
+        return sample_float(__ze_image(image), integer_coordinates(__ze_sampler(sampler)),         \
+                            centered(widen_int##N(c)), dims, arrayed);                             \
+    }                                                                                              \
+    int4 OVERLOAD read_imagei(read_only type image, sampler_t sampler, int##N c) {                \
+        return sample_int(__ze_image(image), integer_coordinates(__ze_sampler(sampler)),           \
+                          centered(widen_int##N(c)), dims, arrayed);                               \
+    }                                                                                              \
+    uint4 OVERLOAD read_imageui(read_only type image, sampler_t sampler, int##N c) {              \
+        return sample_uint(__ze_image(image), integer_coordinates(__ze_sampler(sampler)),          \
+                           centered(widen_int##N(c)), dims, arrayed);                              \
+    }
+
+#define PLAIN_READS(type, access, N)                                                              \
+    float4 OVERLOAD read_imagef(access type image, int##N c) {                                    \
+        return fetch_float(__ze_image(image), widen_int##N(c));                                    \
+    }                                                                                              \
+    int4 OVERLOAD read_imagei(access type image, int##N c) {                                      \
+        return fetch_int(__ze_image(image), widen_int##N(c));                                      \
+    }                                                                                              \
+    uint4 OVERLOAD read_imageui(access type image, int##N c) {                                    \
+        return fetch_uint(__ze_image(image), widen_int##N(c));                                     \
+    }
+
+#define WRITES(type, access, N)                                                                   \
+    void OVERLOAD write_imagef(access type image, int##N c, float4 v) {                           \
+        put_float(__ze_image(image), widen_int##N(c), v);                                          \
+    }                                                                                              \
+    void OVERLOAD write_imagei(access type image, int##N c, int4 v) {                             \
+        put_int(__ze_image(image), widen_int##N(c), v);                                            \
+    }                                                                                              \
+    void OVERLOAD write_imageui(access type image, int##N c, uint4 v) {                           \
+        put_uint(__ze_image(image), widen_int##N(c), v);                                           \
+    }
+
+#define QUERIES(type, access)                                                                     \
+    int OVERLOAD get_image_width(access type image) { return __ze_image(image)->width; }          \
+    int OVERLOAD get_image_channel_data_type(access type image) {                                 \
+        return __ze_image(image)->channel_type;                                                    \
+    }                                                                                              \
+    int OVERLOAD get_image_channel_order(access type image) {                                     \
+        return __ze_image(image)->channel_order;                                                   \
+    }
+#define HEIGHT(type, access)                                                                      \
+    int OVERLOAD get_image_height(access type image) { return __ze_image(image)->height; }
+#define ARRAY_SIZE(type, access)                                                                  \
+    size_t OVERLOAD get_image_array_size(access type image) {                                     \
+        return __ze_image(image)->array_size;                                                      \
+    }
+#define DIM2(type, access)                                                                        \
+    int2 OVERLOAD get_image_dim(access type image) {                                              \
+        return (int2)(__ze_image(image)->width, __ze_image(image)->height);                        \
+    }
+
+#define ALL_ACCESSES(what, type)                                                                  \
+    what(type, read_only) what(type, write_only) what(type, read_write)
+
+// image1d_t
+SAMPLED_READS(image1d_t, 1, false, )
+PLAIN_READS(image1d_t, read_only, )
+PLAIN_READS(image1d_t, read_write, )
+WRITES(image1d_t, write_only, )
+WRITES(image1d_t, read_write, )
+ALL_ACCESSES(QUERIES, image1d_t)
+
+// image1d_buffer_t: no sampler
+PLAIN_READS(image1d_buffer_t, read_only, )
+PLAIN_READS(image1d_buffer_t, read_write, )
+WRITES(image1d_buffer_t, write_only, )
+WRITES(image1d_buffer_t, read_write, )
+ALL_ACCESSES(QUERIES, image1d_buffer_t)
+
+// image1d_array_t: (x, layer)
+SAMPLED_READS(image1d_array_t, 1, true, 2)
+PLAIN_READS(image1d_array_t, read_only, 2)
+PLAIN_READS(image1d_array_t, read_write, 2)
+WRITES(image1d_array_t, write_only, 2)
+WRITES(image1d_array_t, read_write, 2)
+ALL_ACCESSES(QUERIES, image1d_array_t)
+ALL_ACCESSES(ARRAY_SIZE, image1d_array_t)
+
+// image2d_t
+SAMPLED_READS(image2d_t, 2, false, 2)
+PLAIN_READS(image2d_t, read_only, 2)
+PLAIN_READS(image2d_t, read_write, 2)
+WRITES(image2d_t, write_only, 2)
+WRITES(image2d_t, read_write, 2)
+ALL_ACCESSES(QUERIES, image2d_t)
+ALL_ACCESSES(HEIGHT, image2d_t)
+ALL_ACCESSES(DIM2, image2d_t)
+
+// image2d_array_t: (x, y, layer)
+SAMPLED_READS(image2d_array_t, 2, true, 4)
+PLAIN_READS(image2d_array_t, read_only, 4)
+PLAIN_READS(image2d_array_t, read_write, 4)
+WRITES(image2d_array_t, write_only, 4)
+WRITES(image2d_array_t, read_write, 4)
+ALL_ACCESSES(QUERIES, image2d_array_t)
+ALL_ACCESSES(HEIGHT, image2d_array_t)
+ALL_ACCESSES(ARRAY_SIZE, image2d_array_t)
+ALL_ACCESSES(DIM2, image2d_array_t)
+
+// image3d_t
+#define DEPTH_AND_DIM3(type, access)                                                              \
+    int OVERLOAD get_image_depth(access type image) { return __ze_image(image)->depth; }          \
+    int4 OVERLOAD get_image_dim(access type image) {                                              \
+        image_ref im = __ze_image(image);                                                          \
+        return (int4)(im->width, im->height, im->depth, 0);                                        \
+    }
+SAMPLED_READS(image3d_t, 3, false, 4)
+PLAIN_READS(image3d_t, read_only, 4)
+PLAIN_READS(image3d_t, read_write, 4)
+WRITES(image3d_t, write_only, 4)
+WRITES(image3d_t, read_write, 4)
+ALL_ACCESSES(QUERIES, image3d_t)
+ALL_ACCESSES(HEIGHT, image3d_t)
+ALL_ACCESSES(DEPTH_AND_DIM3, image3d_t)
