@@ -36,6 +36,10 @@ struct DeviceNative {
     // once a millisecond), in steady-clock nanoseconds.
     std::atomic<bool> lost{false};
     std::atomic<int64_t> lastProbe{0};
+    std::once_flag probeMade;
+    ze_cuda::CUstream probe = nullptr; // an idle stream lost() queries (device_loss.cpp)
+    std::once_flag releasesMade;
+    ze_cuda::CUstream releases = nullptr; // where device memory is freed (memory_release.hpp)
 };
 
 // Level Zero contexts share the devices' primary contexts (as the CUDA
@@ -93,7 +97,9 @@ struct AllocationNative {
     // What the CUDA allocator returned (base, or below it when padded for
     // alignment), and which allocator.
     void *raw = nullptr;
-    bool host = false; // cuMemHostAlloc, else cuMemAlloc or cuMemAllocManaged
+    bool host =
+        false; // pinned host memory (memory_release.hpp), else cuMemAlloc or cuMemAllocManaged
+    size_t rawBytes = 0; // host: the pinned block's size
     // Device memory shared with other processes (ipc.cpp): the memory file
     // that carries its CUDA IPC handle, made at the first export (-1 before).
     int ipcFile = -1;

@@ -92,6 +92,7 @@ const CudaApi *loadCudaApi(std::string *why) {
         find(api.cuMemMap, "cuMemMap");
         find(api.cuMemUnmap, "cuMemUnmap");
         find(api.cuMemSetAccess, "cuMemSetAccess");
+        find(api.cuMemFreeAsync, "cuMemFreeAsync");
         find(api.cuIpcGetMemHandle, "cuIpcGetMemHandle");
         find(api.cuIpcOpenMemHandle, "cuIpcOpenMemHandle_v2");
         find(api.cuIpcCloseMemHandle, "cuIpcCloseMemHandle");

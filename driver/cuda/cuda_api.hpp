@@ -181,6 +181,7 @@ struct CudaApi {
                          unsigned long long);
     CUresult (*cuMemUnmap)(CUdeviceptr, size_t);
     CUresult (*cuMemSetAccess)(CUdeviceptr, size_t, const CUmemAccessDesc *, size_t);
+    CUresult (*cuMemFreeAsync)(CUdeviceptr, CUstream);
     CUresult (*cuIpcGetMemHandle)(CUipcMemHandle *, CUdeviceptr);
     CUresult (*cuIpcOpenMemHandle)(CUdeviceptr *, CUipcMemHandle, unsigned);
     CUresult (*cuIpcCloseMemHandle)(CUdeviceptr);

@@ -23,13 +23,18 @@ int64_t steadyNs() {
         .count();
 }
 
-// Asks the context now. The legacy stream is one the driver never uses, so
-// the query reports nothing but the context's own state.
+// Asks the context now, by querying a stream of the device's own that never
+// has work, so the query reports nothing but the context's state. (Not the
+// legacy stream: its queries take part in CUDA's implicit synchronization.)
 bool probe(Device *device) {
     DeviceNative &native = device->native();
     ze_cuda::CUresult r = cuda().cuCtxSetCurrent(primaryContext(device));
+    std::call_once(native.probeMade, [&] {
+        if (r == ze_cuda::CUDA_SUCCESS)
+            r = cuda().cuStreamCreate(&native.probe, ze_cuda::CU_STREAM_NON_BLOCKING);
+    });
     if (r == ze_cuda::CUDA_SUCCESS)
-        r = cuda().cuStreamQuery(nullptr);
+        r = cuda().cuStreamQuery(native.probe);
     if (ze_cuda::isStickyError(r))
         native.lost.store(true, std::memory_order_release);
     return native.lost.load(std::memory_order_acquire);

@@ -13,6 +13,7 @@
 #include "driver.hpp"
 #include "image_descriptor.hpp"
 #include "kernel.hpp"
+#include "memory_release.hpp"
 
 namespace ze_driver {
 
@@ -59,13 +60,10 @@ void backend::initImage(Image &image) {
 }
 
 void backend::finishImage(Image &image) noexcept {
-    // Freeing takes any current context of the driver (unified addressing).
     ImageNative &native = image.native();
-    if (cuda().cuCtxSetCurrent(image.device()->native().primary) != ze_cuda::CUDA_SUCCESS)
-        return;
     for (void *memory : {native.pixels, native.descriptor})
         if (memory != nullptr)
-            cuda().cuMemFree(reinterpret_cast<ze_cuda::CUdeviceptr>(memory));
+            releaseDeviceMemory(image.device(), memory);
 }
 
 void backend::initSampler(Sampler &) {}

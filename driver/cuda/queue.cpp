@@ -484,9 +484,17 @@ void Queue::enqueue(const Command &c) {
         write(stream_, c.signal->signal());
 }
 
+// By a signal written after the stream's work, polled as every host wait is
+// (Signal::waitFor, which also notices a lost device): cuStreamSynchronize
+// waits inside CUDA, holding the stream's lock, which another thread's
+// append to the same queue then waits for, while the stream waits for an
+// event that thread sets once its append returns (the public suite's
+// test_multithread, threads sharing a queue, hung so).
 void Queue::finish() {
     makeCurrent(device_);
-    checkCuda(cuda().cuStreamSynchronize(stream_));
+    auto done = std::make_shared<Signal>(context_, false);
+    write(stream_, *done);
+    done->waitFor(UINT64_MAX);
 }
 
 void Queue::signalWhenDone(Signal &signal, Signal *also) {

@@ -6,6 +6,7 @@
 #include "host_pages.hpp"
 
 #include <chrono>
+#include <list>
 #include <map>
 #include <optional>
 #include <thread>
@@ -27,6 +28,10 @@ public:
         static Words *words = new Words; // never destroyed: see above
         return *words;
     }
+    // A word and its device address. CUDA is called only for a new block,
+    // never while a word is handed out: a CUDA call under this lock, which
+    // every new signal takes, made every thread that creates one wait for
+    // CUDA's own locks (signals are made at each execution of a queue).
     uint32_t *take(ze_cuda::CUdeviceptr *device) {
         std::lock_guard<std::mutex> lock(mutex_);
         if (free_.empty()) {
@@ -34,24 +39,49 @@ public:
             checkCuda(cuda().cuMemHostAlloc(&block, kBlockWords * sizeof(uint32_t),
                                             ze_cuda::CU_MEMHOSTALLOC_PORTABLE |
                                                 ze_cuda::CU_MEMHOSTALLOC_DEVICEMAP));
+            ze_cuda::CUdeviceptr mapped = 0;
+            checkCuda(cuda().cuMemHostGetDevicePointer(&mapped, block, 0));
             auto *words = static_cast<uint32_t *>(block);
             for (size_t i = 0; i < kBlockWords; ++i)
-                free_.push_back(words + i);
+                free_.push_back({words + i, mapped + i * sizeof(uint32_t)});
         }
-        uint32_t *word = free_.back();
-        checkCuda(cuda().cuMemHostGetDevicePointer(device, word, 0));
+        Word word = free_.back();
         free_.pop_back();
-        return word;
+        *device = word.device;
+        return word.host;
     }
-    void give(uint32_t *word) {
+    void give(uint32_t *host, ze_cuda::CUdeviceptr device) {
         std::lock_guard<std::mutex> lock(mutex_);
-        free_.push_back(word);
+        free_.push_back({host, device});
+    }
+    // A word a stream is still to write `value` to: handed out again once
+    // it holds that value. Another signal taking it before would see the
+    // late write take its count back, losing a set (or a reset).
+    void retire(uint32_t *host, ze_cuda::CUdeviceptr device, uint32_t value) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        retired_.push_back({{host, device}, value});
+        // The landed ones go back now: the list stays as short as the writes
+        // in flight.
+        for (auto it = retired_.begin(); it != retired_.end();) {
+            if (static_cast<int32_t>(__atomic_load_n(it->first.host, __ATOMIC_ACQUIRE) -
+                                     it->second) >= 0) {
+                free_.push_back(it->first);
+                it = retired_.erase(it);
+            } else {
+                ++it;
+            }
+        }
     }
 
 private:
     static constexpr size_t kBlockWords = 4096;
-    std::mutex mutex_; // guards free_
-    std::vector<uint32_t *> free_;
+    struct Word {
+        uint32_t *host;
+        ze_cuda::CUdeviceptr device;
+    };
+    std::mutex mutex_; // guards free_ and retired_
+    std::vector<Word> free_;
+    std::list<std::pair<Word, uint32_t>> retired_;
 };
 
 // The pages of shared words (memory files of event pools, mapped by the
@@ -125,10 +155,15 @@ Signal::~Signal() {
     if (shared_ != nullptr) {
         // The word is the pool's in every process: it keeps its state.
         SharedPages::instance().give(shared_.get());
+    } else if (uint32_t written = written_.load(std::memory_order_acquire);
+               written != 0 && !reached(*word_, written)) {
+        // A stream is still to write it (whose write also lets go a stream
+        // waiting for it): not another signal's before then.
+        Words::instance().retire(const_cast<uint32_t *>(word_), device_, written);
     } else {
         // A stream still waiting for this signal would wait forever: let it go.
         __atomic_store_n(word_, target_.load() + 1, __ATOMIC_RELEASE);
-        Words::instance().give(const_cast<uint32_t *>(word_));
+        Words::instance().give(const_cast<uint32_t *>(word_), device_);
     }
     // CUDA destroys an event still to be recorded once it has been.
     for (ze_cuda::CUevent e : {startEvent_, endEvent_})
@@ -138,7 +173,7 @@ Signal::~Signal() {
 
 void Signal::shareState(std::shared_ptr<std::atomic<uint32_t>> word) {
     ze_cuda::CUdeviceptr device = SharedPages::instance().take(word.get());
-    Words::instance().give(const_cast<uint32_t *>(word_)); // never used: no command had it yet
+    Words::instance().give(const_cast<uint32_t *>(word_), device_); // unused: no command had it yet
     word_ = reinterpret_cast<volatile uint32_t *>(word.get());
     device_ = device;
     target_.store(1, std::memory_order_release);

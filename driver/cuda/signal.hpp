@@ -64,9 +64,13 @@ public:
     // signal now (a command's write), or that a wait must see.
     ze_cuda::CUdeviceptr deviceWord() const { return device_; }
     uint32_t target() const { return target_.load(std::memory_order_acquire); }
-    // A stream of `device` is to write the word (the last such device is
-    // the one whose loss the waits watch).
-    void writtenBy(Device *device) { writer_.store(device, std::memory_order_release); }
+    // A stream of `device` is to write the word with target() (the last such
+    // device is the one whose loss the waits watch; the word is not handed
+    // to another signal before that write landed, see ~Signal).
+    void writtenBy(Device *device) {
+        writer_.store(device, std::memory_order_release);
+        written_.store(target(), std::memory_order_release);
+    }
     // Whether the queue should time the work that sets this signal, and the
     // recording of its start and end on the stream (with the device's
     // context current) before and after the work.
@@ -86,6 +90,7 @@ private:
     std::shared_ptr<std::atomic<uint32_t>> shared_; // see shareState; null for most signals
     std::atomic<uint32_t> target_{1};
     std::atomic<Device *> writer_{nullptr};
+    std::atomic<uint32_t> written_{0}; // the last target a stream is to write (0: none)
     mutable std::mutex mutex_; // guards what follows
     bool seen_ = false;        // the host has seen this target reached
     uint64_t start_ = 0, end_ = 0;

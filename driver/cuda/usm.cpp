@@ -7,6 +7,7 @@
 #include "context.hpp"
 #include "device.hpp"
 #include "driver.hpp"
+#include "memory_release.hpp"
 
 #include <level_zero/ze_ddi.h>
 
@@ -78,9 +79,7 @@ Allocation backend::allocate(Context &, size_t size, size_t alignment, ze_memory
     Allocation a;
     if (type == ZE_MEMORY_TYPE_HOST) {
         a.native.host = true;
-        checkCuda(cuda().cuMemHostAlloc(&a.native.raw, size + padding,
-                                        ze_cuda::CU_MEMHOSTALLOC_PORTABLE |
-                                            ze_cuda::CU_MEMHOSTALLOC_DEVICEMAP));
+        a.native.raw = takeHostMemory(size + padding, &a.native.rawBytes);
     } else {
         ze_cuda::CUdeviceptr pointer = 0;
         checkCuda(type == ZE_MEMORY_TYPE_SHARED
@@ -107,7 +106,9 @@ void backend::release(Context &context, const Allocation &a) noexcept {
     if (a.imported)
         cuda().cuIpcCloseMemHandle(reinterpret_cast<ze_cuda::CUdeviceptr>(a.native.raw));
     else if (a.native.host)
-        cuda().cuMemFreeHost(a.native.raw);
+        giveHostMemory(a.native.raw, a.native.rawBytes);
+    else if (a.type == ZE_MEMORY_TYPE_DEVICE)
+        releaseDeviceMemory(a.device, a.native.raw);
     else
         cuda().cuMemFree(reinterpret_cast<ze_cuda::CUdeviceptr>(a.native.raw));
 }

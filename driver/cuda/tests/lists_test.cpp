@@ -8,7 +8,9 @@
 // test says it skipped.
 #include "cuda_test.hpp"
 
+#include <atomic>
 #include <chrono>
+#include <cstring>
 #include <future>
 #include <thread>
 
@@ -287,6 +289,92 @@ TEST_F(CudaLists, GlobalTimestampsAreWrittenByTheHost) {
     uint64_t *d = device<uint64_t>(1);
     EXPECT_ZE_RESULT(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
                      zeCommandListAppendWriteGlobalTimestamp(list_, d, nullptr, 0, nullptr));
+}
+
+// Threads that each replay a list waiting for an event the thread itself
+// then sets, while another thread allocates and frees device and host memory:
+// CUDA's cuMemFree and cuMemFreeHost wait for the whole device while holding
+// CUDA's locks, so such a free used to hang every thread (memory_release.hpp).
+// The waits have timeouts: a regression fails instead of hanging, where it
+// hangs in a thread's own wait.
+TEST_F(CudaLists, FreesWhileOtherThreadsWaitForTheirHostEventsDoNotHang) {
+    constexpr int kThreads = 8, kIterations = 100;
+    std::atomic<bool> running{true};
+    std::atomic<int> failures{0};
+    auto worker = [&] {
+        ze_command_queue_desc_t qd = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
+        ze_command_queue_handle_t queue = nullptr;
+        ze_fence_handle_t fence = nullptr;
+        ze_command_list_handle_t list = nullptr;
+        ze_event_pool_handle_t pool = nullptr;
+        ze_event_handle_t set = nullptr;
+        ze_fence_desc_t fd = {ZE_STRUCTURE_TYPE_FENCE_DESC};
+        ze_command_list_desc_t ld = {ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC};
+        ze_event_pool_desc_t pd = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr,
+                                   ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1};
+        ze_event_desc_t ed = {ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, 0, ZE_EVENT_SCOPE_FLAG_HOST,
+                              ZE_EVENT_SCOPE_FLAG_HOST};
+        ze_device_mem_alloc_desc_t dd = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
+        ze_host_mem_alloc_desc_t hd = {ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
+        void *d = nullptr, *h = nullptr, *back = nullptr;
+        if (zeCommandQueueCreate(context_, device_, &qd, &queue) ||
+            zeFenceCreate(queue, &fd, &fence) ||
+            zeCommandListCreate(context_, device_, &ld, &list) ||
+            zeEventPoolCreate(context_, &pd, 0, nullptr, &pool) || zeEventCreate(pool, &ed, &set) ||
+            zeMemAllocDevice(context_, &dd, 4096, 0, device_, &d) ||
+            zeMemAllocHost(context_, &hd, 4096, 0, &h) ||
+            zeMemAllocHost(context_, &hd, 4096, 0, &back)) {
+            ++failures;
+            return;
+        }
+        for (int i = 0; i < kIterations; ++i) {
+            std::memset(h, i, 4096);
+            ze_result_t r = ZE_RESULT_SUCCESS;
+            r = r ? r : zeCommandListAppendWaitOnEvents(list, 1, &set);
+            r = r ? r : zeCommandListAppendMemoryCopy(list, d, h, 4096, nullptr, 0, nullptr);
+            r = r ? r : zeCommandListAppendBarrier(list, nullptr, 0, nullptr);
+            r = r ? r : zeCommandListAppendMemoryCopy(list, back, d, 4096, nullptr, 0, nullptr);
+            r = r ? r : zeCommandListClose(list);
+            r = r ? r : zeCommandQueueExecuteCommandLists(queue, 1, &list, fence);
+            r = r ? r : zeEventHostSignal(set);
+            r = r ? r : zeFenceHostSynchronize(fence, 20'000'000'000ull);
+            if (r != ZE_RESULT_SUCCESS || static_cast<uint8_t *>(back)[4095] != uint8_t(i)) {
+                ++failures;
+                break;
+            }
+            if (zeFenceReset(fence) || zeEventHostReset(set) || zeCommandListReset(list)) {
+                ++failures;
+                break;
+            }
+        }
+        zeMemFree(context_, d);
+        zeMemFree(context_, h);
+        zeMemFree(context_, back);
+        zeEventDestroy(set);
+        zeEventPoolDestroy(pool);
+        zeCommandListDestroy(list);
+        zeFenceDestroy(fence);
+        zeCommandQueueDestroy(queue);
+    };
+    std::thread allocator([&] {
+        ze_device_mem_alloc_desc_t dd = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
+        ze_host_mem_alloc_desc_t hd = {ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
+        while (running) {
+            void *d = nullptr, *h = nullptr;
+            if (zeMemAllocDevice(context_, &dd, 1 << 20, 0, device_, &d) == ZE_RESULT_SUCCESS)
+                zeMemFree(context_, d);
+            if (zeMemAllocHost(context_, &hd, 1 << 20, 0, &h) == ZE_RESULT_SUCCESS)
+                zeMemFree(context_, h);
+        }
+    });
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+        threads.emplace_back(worker);
+    for (std::thread &t : threads)
+        t.join();
+    running = false;
+    allocator.join();
+    EXPECT_EQ(failures.load(), 0);
 }
 
 } // namespace
