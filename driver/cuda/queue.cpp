@@ -253,42 +253,33 @@ void Queue::copyRegion(const Command &c) {
 // The image side's region is in its pixels' rows and slices; the memory
 // side's rows and slices are packed where its pitches are 0.
 void Queue::copyImage(const Command &c) {
+    const Image *any = c.srcImage != nullptr ? c.srcImage : c.dstImage;
+    const uint32_t rowBytes = uint32_t(c.pixels[0] * any->format().bytes);
+    // One side of the copy: an image's pixels from `origin`, or `memory`
+    // with its pitches; the region's start, its pitches and its place.
+    auto side = [&](const Image *image, const size_t origin[3], const void *memory, uint32_t pitch,
+                    uint32_t slicePitch, ze_copy_region_t *region, uint32_t *outPitch,
+                    uint32_t *outSlicePitch) {
+        *region = {0, 0, 0, rowBytes, uint32_t(c.pixels[1]), uint32_t(c.pixels[2])};
+        if (image == nullptr) {
+            *outPitch = pitch != 0 ? pitch : rowBytes;
+            *outSlicePitch = slicePitch != 0 ? slicePitch : *outPitch * uint32_t(c.pixels[1]);
+            return memory;
+        }
+        region->originX = uint32_t(origin[0] * image->format().bytes);
+        region->originY = uint32_t(origin[1]);
+        region->originZ = uint32_t(origin[2]);
+        *outPitch = uint32_t(image->native().rowPitch);
+        *outSlicePitch = uint32_t(image->native().slicePitch);
+        return static_cast<const void *>(image->native().pixels);
+    };
     Command region;
     region.type = Command::Type::CopyRegion;
-    const Image *image = c.srcImage != nullptr ? c.srcImage : c.dstImage;
-    const size_t bytes = image->format().bytes;
-    auto imageSide = [&](const Image *im, const size_t origin[3], ze_copy_region_t *r,
-                         uint32_t *pitch, uint32_t *slicePitch) {
-        *r = {uint32_t(origin[0] * bytes), uint32_t(origin[1]), uint32_t(origin[2]),
-              uint32_t(c.pixels[0] * bytes), uint32_t(c.pixels[1]), uint32_t(c.pixels[2])};
-        *pitch = uint32_t(im->native().rowPitch);
-        *slicePitch = uint32_t(im->native().slicePitch);
-    };
-    auto memorySide = [&](ze_copy_region_t *r, uint32_t *pitch, uint32_t *slicePitch) {
-        *r = {0, 0, 0, uint32_t(c.pixels[0] * bytes), uint32_t(c.pixels[1]), uint32_t(c.pixels[2])};
-        *pitch = *pitch != 0 ? *pitch : uint32_t(c.pixels[0] * bytes);
-        *slicePitch = *slicePitch != 0 ? *slicePitch : *pitch * uint32_t(c.pixels[1]);
-    };
-    if (c.srcImage != nullptr) {
-        region.src = c.srcImage->native().pixels;
-        imageSide(c.srcImage, c.srcOrigin, &region.srcRegion, &region.srcPitch,
-                  &region.srcSlicePitch);
-    } else {
-        region.src = c.src;
-        region.srcPitch = c.srcPitch;
-        region.srcSlicePitch = c.srcSlicePitch;
-        memorySide(&region.srcRegion, &region.srcPitch, &region.srcSlicePitch);
-    }
-    if (c.dstImage != nullptr) {
-        region.dst = c.dstImage->native().pixels;
-        imageSide(c.dstImage, c.dstOrigin, &region.dstRegion, &region.dstPitch,
-                  &region.dstSlicePitch);
-    } else {
-        region.dst = c.dst;
-        region.dstPitch = c.dstPitch;
-        region.dstSlicePitch = c.dstSlicePitch;
-        memorySide(&region.dstRegion, &region.dstPitch, &region.dstSlicePitch);
-    }
+    region.src = side(c.srcImage, c.srcOrigin, c.src, c.srcPitch, c.srcSlicePitch,
+                      &region.srcRegion, &region.srcPitch, &region.srcSlicePitch);
+    region.dst =
+        const_cast<void *>(side(c.dstImage, c.dstOrigin, c.dst, c.dstPitch, c.dstSlicePitch,
+                                &region.dstRegion, &region.dstPitch, &region.dstSlicePitch));
     copyRegion(region);
 }
 
