@@ -30,15 +30,6 @@ void checkAttribute(ze_memory_access_attribute_t access) {
           ZE_RESULT_ERROR_INVALID_ENUMERATION);
 }
 
-// The first mapping of `mappings` (by start, not overlapping) that ends
-// after `at`.
-template <class Map> auto firstReaching(Map &mappings, uintptr_t at) {
-    auto it = mappings.upper_bound(at);
-    if (it != mappings.begin() && std::prev(it)->first + std::prev(it)->second.size > at)
-        --it;
-    return it;
-}
-
 } // namespace
 
 void VirtualMemory::releaseAll() noexcept {

@@ -293,71 +293,74 @@ static int layer(image_ref im, float s) {
     return clamp((int)rint(s), 0, im->array_size - 1);
 }
 
-// A sampled read of `dims` spatial dimensions (then the layer, for arrays).
-#define SAMPLE(T, zero, one, can_filter)                                                          \
-    static T##4 sample_##T(image_ref im, uint bits, float4 coord, int dims, bool arrayed) {        \
-        float s[3] = {coord.x, coord.y, coord.z};                                                  \
-        T##4 border_color = (T##4)(zero, zero, zero, has_alpha(im->channel_order) ? zero : one);   \
-        int4 c = (int4)(0);                                                                        \
-        if (arrayed) {                                                                             \
-            if (dims == 1)                                                                         \
-                c.y = layer(im, s[1]);                                                             \
-            else                                                                                   \
-                c.z = layer(im, s[2]);                                                             \
-        }                                                                                          \
-        if (!(can_filter && (bits & LINEAR))) {                                                    \
-            bool border = false;                                                                   \
-            c.x = nearest(s[0], size_along(im, 0), bits, &border);                                     \
-            if (dims > 1)                                                                          \
-                c.y = nearest(s[1], size_along(im, 1), bits, &border);                                 \
-            if (dims > 2)                                                                          \
-                c.z = nearest(s[2], size_along(im, 2), bits, &border);                                 \
-            return border ? border_color : fetch_##T(im, c);                                       \
-        }                                                                                          \
-        int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};                                                  \
-        bool border_lo[3] = {false, false, false}, border_hi[3] = {false, false, false};          \
-        float w[3] = {0, 0, 0};                                                                    \
-        for (int d = 0; d < dims; ++d)                                                             \
-            w[d] = linear(s[d], size_along(im, d), bits, &lo[d], &hi[d], &border_lo[d], &border_hi[d]); \
-        T##4 sum = (T##4)(0);                                                                      \
-        for (int corner = 0; corner < (1 << dims); ++corner) {                                     \
-            float weight = 1.0f;                                                                   \
-            bool border = false;                                                                   \
-            int at[3] = {c.x, c.y, c.z};                                                           \
-            for (int d = 0; d < dims; ++d) {                                                       \
-                bool upper = (corner >> d) & 1;                                                    \
-                at[d] = upper ? hi[d] : lo[d];                                                     \
-                border = border || (upper ? border_hi[d] : border_lo[d]);                          \
-                weight *= upper ? w[d] : 1.0f - w[d];                                              \
-            }                                                                                      \
-            T##4 texel = border ? border_color : fetch_##T(im, (int4)(at[0], at[1], at[2], 0));    \
-            sum += texel * weight;                                                                 \
-        }                                                                                          \
-        return sum;                                                                                \
+// The pixel coordinates of a read of `dims` spatial dimensions with only
+// the layer set (an array's, in the coordinate after the spatial ones).
+static int4 layer_only(image_ref im, float4 coord, int dims, bool arrayed) {
+    int4 c = (int4)(0);
+    if (arrayed) {
+        if (dims == 1)
+            c.y = layer(im, coord.y);
+        else
+            c.z = layer(im, coord.z);
     }
-SAMPLE(float, 0.0f, 1.0f, true)
+    return c;
+}
+
+// The pixel a nearest read takes; *border when CLK_ADDRESS_CLAMP puts it
+// outside the image.
+static int4 nearest_pixel(image_ref im, uint bits, float4 coord, int dims, bool arrayed,
+                          bool *border) {
+    int4 c = layer_only(im, coord, dims, arrayed);
+    c.x = nearest(coord.x, size_along(im, 0), bits, border);
+    if (dims > 1)
+        c.y = nearest(coord.y, size_along(im, 1), bits, border);
+    if (dims > 2)
+        c.z = nearest(coord.z, size_along(im, 2), bits, border);
+    return c;
+}
+
+#define BORDER_COLOR(T, zero, one)                                                                 \
+    ((T##4)(zero, zero, zero, has_alpha(im->channel_order) ? zero : one))
+
+// A sampled read of floats: nearest, or linear between 2, 4 or 8 pixels.
+static float4 sample_float(image_ref im, uint bits, float4 coord, int dims, bool arrayed) {
+    bool border = false;
+    if (!(bits & LINEAR)) {
+        int4 c = nearest_pixel(im, bits, coord, dims, arrayed, &border);
+        return border ? BORDER_COLOR(float, 0.0f, 1.0f) : fetch_float(im, c);
+    }
+    float s[3] = {coord.x, coord.y, coord.z};
+    int4 c = layer_only(im, coord, dims, arrayed);
+    int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    bool border_lo[3] = {false, false, false}, border_hi[3] = {false, false, false};
+    float w[3] = {0, 0, 0};
+    for (int d = 0; d < dims; ++d)
+        w[d] = linear(s[d], size_along(im, d), bits, &lo[d], &hi[d], &border_lo[d], &border_hi[d]);
+    float4 sum = (float4)(0);
+    for (int corner = 0; corner < (1 << dims); ++corner) {
+        float weight = 1.0f;
+        int at[3] = {c.x, c.y, c.z};
+        border = false;
+        for (int d = 0; d < dims; ++d) {
+            bool upper = (corner >> d) & 1;
+            at[d] = upper ? hi[d] : lo[d];
+            border = border || (upper ? border_hi[d] : border_lo[d]);
+            weight *= upper ? w[d] : 1.0f - w[d];
+        }
+        float4 texel = border ? BORDER_COLOR(float, 0.0f, 1.0f)
+                              : fetch_float(im, (int4)(at[0], at[1], at[2], 0));
+        sum += texel * weight;
+    }
+    return sum;
+}
 
 // Integer images are read nearest only (OpenCL leaves linear filtering of
 // them undefined).
 #define SAMPLE_INTEGER(T, zero, one)                                                               \
     static T##4 sample_##T(image_ref im, uint bits, float4 coord, int dims, bool arrayed) {        \
-        float s[3] = {coord.x, coord.y, coord.z};                                                  \
-        int4 c = (int4)(0);                                                                        \
-        if (arrayed) {                                                                             \
-            if (dims == 1)                                                                         \
-                c.y = layer(im, s[1]);                                                             \
-            else                                                                                   \
-                c.z = layer(im, s[2]);                                                             \
-        }                                                                                          \
         bool border = false;                                                                       \
-        c.x = nearest(s[0], size_along(im, 0), bits, &border);                                         \
-        if (dims > 1)                                                                              \
-            c.y = nearest(s[1], size_along(im, 1), bits, &border);                                     \
-        if (dims > 2)                                                                              \
-            c.z = nearest(s[2], size_along(im, 2), bits, &border);                                     \
-        if (border)                                                                                \
-            return (T##4)(zero, zero, zero, has_alpha(im->channel_order) ? zero : one);            \
-        return fetch_##T(im, c);                                                                   \
+        int4 c = nearest_pixel(im, bits, coord, dims, arrayed, &border);                           \
+        return border ? BORDER_COLOR(T, zero, one) : fetch_##T(im, c);                             \
     }
 SAMPLE_INTEGER(int, 0, 1)
 SAMPLE_INTEGER(uint, 0u, 1u)

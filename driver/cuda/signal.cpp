@@ -156,7 +156,7 @@ Signal::~Signal() {
         // The word is the pool's in every process: it keeps its state.
         SharedPages::instance().give(shared_.get());
     } else if (uint32_t written = written_.load(std::memory_order_acquire);
-               written != 0 && !reached(*word_, written)) {
+               writer_.load(std::memory_order_acquire) != nullptr && !reached(*word_, written)) {
         // A stream is still to write it (whose write also lets go a stream
         // waiting for it): not another signal's before then.
         Words::instance().retire(const_cast<uint32_t *>(word_), device_, written);

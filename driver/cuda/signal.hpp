@@ -90,7 +90,7 @@ private:
     std::shared_ptr<std::atomic<uint32_t>> shared_; // see shareState; null for most signals
     std::atomic<uint32_t> target_{1};
     std::atomic<Device *> writer_{nullptr};
-    std::atomic<uint32_t> written_{0}; // the last target a stream is to write (0: none)
+    std::atomic<uint32_t> written_{0}; // the last target a stream is to write (if writer_)
     mutable std::mutex mutex_; // guards what follows
     bool seen_ = false;        // the host has seen this target reached
     uint64_t start_ = 0, end_ = 0;
