@@ -29,6 +29,7 @@
 #include <level_zero/ze_api.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -227,6 +228,9 @@ struct Comparison {
     double target;
     Metric metric = Metric::realTime;
     bool higherIsBetter = false;
+    // Non-empty: the summary ends with the geometric mean of the group's
+    // ratios (in the target's metric).
+    std::string group;
 };
 
 // Benchmarks that count heap allocations publish them under these counters
@@ -272,8 +276,17 @@ public:
                     "ratio = case / baseline (bandwidth: baseline / case)\n");
         std::printf("%-30s %11s %11s  %-30s %11s %11s  %8s %8s  %-13s %s\n", "case", "real", "cpu",
                     "baseline", "real", "cpu", "r(real)", "r(cpu)", "target", "");
-        for (const Comparison &c : comparisons_)
-            printComparison(c);
+        std::map<std::string, std::pair<double, int>> groups; // sum of log ratios, count
+        for (const Comparison &c : comparisons_) {
+            const double r = printComparison(c);
+            if (!c.group.empty() && r > 0) {
+                groups[c.group].first += std::log(r);
+                ++groups[c.group].second;
+            }
+        }
+        for (const auto &[group, sum] : groups)
+            std::printf("geomean %-22s %7.3fx over %d cases\n", group.c_str(),
+                        std::exp(sum.first / sum.second), sum.second);
         printAllocations();
     }
 
@@ -322,14 +335,16 @@ private:
         return m->medianOf(Metric::realTime) > 0 ? nullptr : "no result";
     }
 
-    void printComparison(const Comparison &c) const {
+    // Prints a row; returns its ratio in the target's metric (0 when a side
+    // was not measured or there is no baseline).
+    double printComparison(const Comparison &c) const {
         const char *metricName = c.metric == Metric::realTime ? "real" : "cpu";
         for (const std::string *n : {&c.name, &c.baseline}) {
             if (n->empty())
                 continue;
             if (const char *why = missing(*n)) {
                 std::printf("%-30s not measured: %s: %s\n", c.name.c_str(), n->c_str(), why);
-                return;
+                return 0;
             }
         }
         const Measured &t = *find(c.name);
@@ -340,7 +355,7 @@ private:
             std::printf("%-30s %11s %11s  %-30s %11s %11s  %8s %8s  %-13s %s\n", c.name.c_str(),
                         format(tr).c_str(), format(tc).c_str(), "(absolute target)", "", "", "",
                         "", target.c_str(), v <= c.target ? "met" : "MISSED");
-            return;
+            return 0;
         }
         const Measured &b = *find(c.baseline);
         double br = b.medianOf(Metric::realTime), bc = b.medianOf(Metric::cpuTime);
@@ -361,6 +376,7 @@ private:
         std::printf("%-30s %11s %11s  %-30s %11s %11s  %7.3fx %7.3fx  %-13s %s\n",
                     c.name.c_str(), format(tr).c_str(), format(tc).c_str(), c.baseline.c_str(),
                     format(br).c_str(), format(bc).c_str(), rr, rc, target.c_str(), verdict);
+        return c.metric == Metric::realTime ? rr : rc;
     }
 
     void printAllocations() const {

@@ -1,142 +1,70 @@
-// The same OpenCL C source built by NVIDIA's own OpenCL and by this project's
-// stack (the library's compiler to SPIR-V, zeModuleCreate on libze_cuda.so:
-// the translation to PTX), run on the same GPU in one process: each kernel's
-// device time per launch (OpenCL profiling events on one side, Level Zero
-// kernel timestamps on the other), medians of repetitions, and the outputs
-// of both compared. Every kernel twice: as built by default and with
-// -cl-fast-relaxed-math. The kernels are benchmarks/kernels/math/*.cl
-// (option pricing, an n-body step, Mandelbrot, a chain of transcendental
-// functions, and the memory-bound triad as the control). Without an NVIDIA
-// GPU, or without NVIDIA's OpenCL platform registered with the ICD loader
-// (as root: echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd),
-// it says it skipped.
+// The same OpenCL C source built by an OpenCL platform (NVIDIA's own, by
+// default) and by this project's stack (the library's compiler to SPIR-V,
+// zeModuleCreate on libze_cuda.so: the translation to PTX), run on the same
+// GPU in one process: each kernel's device time per launch (OpenCL profiling
+// events on one side, Level Zero kernel timestamps on the other), medians of
+// repetitions, each side's build time, and the outputs of both compared.
+// Every kernel twice: as built by default and with -cl-fast-relaxed-math.
+//
+// The cases come from suite files (kernel_suite.hpp): this project's
+// kernels/math/cases.txt (option pricing, an n-body step, Mandelbrot, a chain
+// of transcendental functions, and the memory-bound triad as the control),
+// or those BENCH_KERNEL_SUITE names (a:b), such as a suite of public
+// projects' kernels. Other variables:
+//   BENCH_OPENCL_PLATFORM    a part of the platform's name (NVIDIA);
+//   ZE_ENABLE_ALT_DRIVERS    the Level Zero driver (libze_cuda.so): with
+//                            libze_opencl.so and "Portable" the suite runs on
+//                            the CPU, against PoCL;
+//   BENCH_SAVE_OUTPUTS=dir   the buffers our first launch wrote, sampled,
+//                            kept there (<case>_<variant>.<buffer>.bin);
+//   BENCH_REFERENCE_OUTPUTS=dir   and compared with those of another run
+//                            (the CPU driver's against the GPU driver's);
+//   BENCH_NVIDIA_PTX_DIR=dir the platform's program binaries.
+// Without the platform (on the GPU machine NVIDIA's must be registered with
+// the ICD loader: as root, echo libnvidia-opencl.so.1 >
+// /etc/OpenCL/vendors/nvidia.icd) it says it skipped.
 #define CL_TARGET_OPENCL_VERSION 120
 #include "bench_common.hpp"
 
 #include "imex_l0_interop.h"
+#include "kernel_suite.hpp"
 
 #include <CL/cl.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstring>
-#include <functional>
+#include <iterator>
 #include <memory>
-#include <random>
+#include <stdexcept>
 
 namespace {
 
-// An argument: a buffer of the case (its index), or a scalar's bytes.
-struct Arg {
-    int buffer = -1;
-    std::vector<uint8_t> value;
-};
-template <class T> Arg scalar(T v) {
-    Arg a;
-    a.value.resize(sizeof(T));
-    std::memcpy(a.value.data(), &v, sizeof(T));
-    return a;
-}
-Arg buffer(int index) {
-    Arg a;
-    a.buffer = index;
-    return a;
-}
+using bench::suite::Case;
 
-enum class Element { f32, u32 };
-
-struct Buffer {
-    std::vector<uint8_t> init; // its size is the buffer's
-    bool output;
-    Element element;
+// A side that could not build a case: the case is left out, with the log.
+struct NotBuilt : std::runtime_error {
+    using std::runtime_error::runtime_error;
 };
 
-struct Case {
-    std::string name, file, kernel;
-    std::vector<Buffer> buffers;
-    std::vector<Arg> args;
-    size_t global[3], local[3];
-};
-
-std::vector<uint8_t> floats(size_t n, float lo, float hi, unsigned seed) {
-    std::mt19937 random(seed);
-    std::uniform_real_distribution<float> value(lo, hi);
-    std::vector<uint8_t> bytes(n * sizeof(float));
-    for (size_t i = 0; i < n; ++i) {
-        float v = value(random);
-        std::memcpy(bytes.data() + i * sizeof(float), &v, sizeof(float));
-    }
-    return bytes;
-}
-
-std::vector<Case> cases() {
-    std::vector<Case> all;
-    {
-        constexpr size_t n = size_t(1) << 22;
-        Case c{"black_scholes", "black_scholes.cl", "black_scholes", {}, {},
-               {n, 1, 1},       {256, 1, 1}};
-        c.buffers = {{floats(n, 5, 30, 1), false, Element::f32},
-                     {floats(n, 1, 100, 2), false, Element::f32},
-                     {floats(n, 0.25f, 10, 3), false, Element::f32},
-                     {std::vector<uint8_t>(n * 4), true, Element::f32},
-                     {std::vector<uint8_t>(n * 4), true, Element::f32}};
-        c.args = {buffer(0), buffer(1),     buffer(2),    buffer(3),
-                  buffer(4), scalar(0.02f), scalar(0.30f)};
-        all.push_back(c);
-    }
-    {
-        constexpr uint32_t n = 16384;
-        Case c{"nbody", "nbody.cl", "nbody_step", {}, {}, {n, 1, 1}, {256, 1, 1}};
-        c.buffers = {{floats(4 * n, -10, 10, 4), false, Element::f32},
-                     {floats(4 * n, -1, 1, 5), false, Element::f32},
-                     {std::vector<uint8_t>(16 * n), true, Element::f32},
-                     {std::vector<uint8_t>(16 * n), true, Element::f32}};
-        c.args = {buffer(0), buffer(1),     buffer(2),    buffer(3),
-                  scalar(n), scalar(0.01f), scalar(0.01f)};
-        all.push_back(c);
-    }
-    {
-        constexpr uint32_t w = 4096, h = 4096;
-        Case c{"mandelbrot", "mandelbrot.cl", "mandelbrot", {}, {}, {w, h, 1}, {32, 8, 1}};
-        c.buffers = {{std::vector<uint8_t>(size_t(w) * h * 4), true, Element::u32}};
-        c.args = {buffer(0),     scalar(w),        scalar(h),   scalar(-2.1f),
-                  scalar(-1.5f), scalar(3.0f / h), scalar(256u)};
-        all.push_back(c);
-    }
-    {
-        constexpr size_t n = size_t(1) << 24;
-        Case c{"transcendental", "transcendental.cl", "transcendental", {}, {},
-               {n, 1, 1},        {256, 1, 1}};
-        c.buffers = {{floats(n, -4, 4, 6), false, Element::f32},
-                     {std::vector<uint8_t>(n * 4), true, Element::f32}};
-        c.args = {buffer(0), buffer(1)};
-        all.push_back(c);
-    }
-    {
-        constexpr size_t n = size_t(1) << 25;
-        Case c{"triad", "triad.cl", "triad", {}, {}, {n, 1, 1}, {256, 1, 1}};
-        c.buffers = {{std::vector<uint8_t>(n * 4), true, Element::f32},
-                     {floats(n, -1, 1, 7), false, Element::f32},
-                     {floats(n, -1, 1, 8), false, Element::f32}};
-        c.args = {buffer(0), buffer(1), buffer(2), scalar(3.0f)};
-        all.push_back(c);
-    }
-    return all;
-}
-
-std::string source(const Case &c) {
-    return bench::readFile(std::string(IMEX_BENCH_MATH_KERNELS_DIR) + "/" + c.file);
-}
-
-// A side runs a case: a launch and its device time in seconds; its outputs.
+// A side runs a case: a launch and its device time in seconds; its outputs;
+// how long its build took.
 class Side {
 public:
     virtual ~Side() = default;
     virtual double launch() = 0;
     virtual std::vector<uint8_t> output(size_t index) = 0;
+    double buildSeconds = 0;
 };
 
-// NVIDIA's OpenCL: the platform whose name says NVIDIA.
-cl_device_id nvidiaDevice() {
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// The OpenCL platform to compare with: the first whose name contains
+// BENCH_OPENCL_PLATFORM (NVIDIA's by default), its first device.
+cl_device_id openclDevice(const char *platformName) {
     cl_uint count = 0;
     if (clGetPlatformIDs(0, nullptr, &count) != CL_SUCCESS || count == 0)
         return nullptr;
@@ -146,62 +74,69 @@ cl_device_id nvidiaDevice() {
         char name[256] = {};
         clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof(name) - 1, name, nullptr);
         cl_device_id device = nullptr;
-        if (std::strstr(name, "NVIDIA") &&
-            clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &device, nullptr) == CL_SUCCESS)
+        if (std::strstr(name, platformName) &&
+            clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &device, nullptr) == CL_SUCCESS)
             return device;
     }
     return nullptr;
 }
 
-class NvidiaSide : public Side {
+class OpenClSide : public Side {
 public:
-    NvidiaSide(cl_device_id device, const Case &c, const std::string &options) : case_(c) {
+    OpenClSide(cl_device_id device, const Case &c, const std::string &options,
+               const std::string &tag)
+        : case_(c) {
         cl_int e = CL_SUCCESS;
         context_ = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &e);
         BENCH_CL(e);
         queue_ = clCreateCommandQueue(context_, device, CL_QUEUE_PROFILING_ENABLE, &e);
         BENCH_CL(e);
-        std::string text = source(c);
+        const std::string text = c.source();
         const char *ptr = text.c_str();
+        const Clock::time_point start = Clock::now();
         program_ = clCreateProgramWithSource(context_, 1, &ptr, nullptr, &e);
         BENCH_CL(e);
         if (clBuildProgram(program_, 1, &device, options.c_str(), nullptr, nullptr) != CL_SUCCESS) {
             char log[8192] = {};
             clGetProgramBuildInfo(program_, device, CL_PROGRAM_BUILD_LOG, sizeof(log) - 1, log,
                                   nullptr);
-            std::fprintf(stderr, "NVIDIA's OpenCL did not build %s:\n%s\n", c.file.c_str(), log);
-            std::abort();
+            throw NotBuilt("the OpenCL platform did not build " + c.name + ":\n" + log);
         }
         kernel_ = clCreateKernel(program_, c.kernel.c_str(), &e);
-        BENCH_CL(e);
-        dumpBinary(options);
-        for (const Buffer &b : c.buffers) {
+        if (e != CL_SUCCESS)
+            throw NotBuilt("the OpenCL platform has no kernel " + c.kernel + ": " +
+                           std::to_string(e));
+        buildSeconds = since(start);
+        dumpBinary(tag);
+        for (const bench::suite::Buffer &b : c.buffers) {
             buffers_.push_back(clCreateBuffer(context_, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                                               b.init.size(), const_cast<uint8_t *>(b.init.data()),
                                               &e));
             BENCH_CL(e);
         }
         for (cl_uint i = 0; i < c.args.size(); ++i) {
-            const Arg &a = c.args[i];
+            const bench::suite::Arg &a = c.args[i];
             if (a.buffer >= 0)
                 BENCH_CL(clSetKernelArg(kernel_, i, sizeof(cl_mem), &buffers_[a.buffer]));
+            else if (a.localBytes > 0)
+                BENCH_CL(clSetKernelArg(kernel_, i, a.localBytes, nullptr));
             else
                 BENCH_CL(clSetKernelArg(kernel_, i, a.value.size(), a.value.data()));
         }
     }
-    ~NvidiaSide() override {
+    ~OpenClSide() override {
         for (cl_mem b : buffers_)
             clReleaseMemObject(b);
-        clReleaseKernel(kernel_);
+        if (kernel_)
+            clReleaseKernel(kernel_);
         clReleaseProgram(program_);
         clReleaseCommandQueue(queue_);
         clReleaseContext(context_);
     }
     double launch() override {
         cl_event done = nullptr;
-        const cl_uint dims = case_.global[2] > 1 ? 3 : case_.global[1] > 1 ? 2 : 1;
-        BENCH_CL(clEnqueueNDRangeKernel(queue_, kernel_, dims, nullptr, case_.global, case_.local,
-                                        0, nullptr, &done));
+        BENCH_CL(clEnqueueNDRangeKernel(queue_, kernel_, case_.dimensions, nullptr, case_.global,
+                                        case_.local, 0, nullptr, &done));
         BENCH_CL(clWaitForEvents(1, &done));
         cl_ulong start = 0, end = 0;
         BENCH_CL(clGetEventProfilingInfo(done, CL_PROFILING_COMMAND_START, sizeof(start), &start,
@@ -211,10 +146,10 @@ public:
         clReleaseEvent(done);
         return double(end - start) * 1e-9;
     }
-    // BENCH_NVIDIA_PTX_DIR=<dir>: NVIDIA's build of each case (its program
-    // binary, PTX) is written there, <case>.<options>.ptx, to compare with
-    // the translation's (driver/cuda/tools/ze_cuda_ptx).
-    void dumpBinary(const std::string &options) const {
+    // BENCH_NVIDIA_PTX_DIR=<dir>: the platform's build of each case (its
+    // program binary: NVIDIA's PTX) is written there, <case>.<tag>.ptx, to
+    // compare with the translation's (driver/cuda/tools/ze_cuda_ptx).
+    void dumpBinary(const std::string &tag) const {
         const char *dir = std::getenv("BENCH_NVIDIA_PTX_DIR");
         if (dir == nullptr)
             return;
@@ -223,9 +158,7 @@ public:
         std::vector<unsigned char> binary(size);
         unsigned char *data = binary.data();
         BENCH_CL(clGetProgramInfo(program_, CL_PROGRAM_BINARIES, sizeof(data), &data, nullptr));
-        std::string name = std::string(dir) + "/" + case_.name +
-                           (options.empty() ? ".plain" : ".fast") + ".ptx";
-        std::ofstream(name, std::ios::binary)
+        std::ofstream(std::string(dir) + "/" + case_.name + "." + tag + ".ptx", std::ios::binary)
             .write(reinterpret_cast<const char *>(binary.data()), std::streamsize(size));
     }
     std::vector<uint8_t> output(size_t index) override {
@@ -244,20 +177,22 @@ private:
     std::vector<cl_mem> buffers_;
 };
 
-// This project's stack: the library compiles the source to SPIR-V, and
-// libze_cuda.so builds it with the same options.
+// This project's stack: the library compiles the source to SPIR-V, and the
+// Level Zero driver (libze_cuda.so unless ZE_ENABLE_ALT_DRIVERS says
+// otherwise) builds it with the same options.
 class OurSide : public Side {
 public:
     OurSide(bench::ZeSetup &ze, const Case &c, const std::string &options) : ze_(ze), case_(c) {
-        std::string text = source(c);
+        const std::string text = c.source();
         void *spirv = nullptr;
         size_t size = 0;
         char *log = nullptr;
+        const Clock::time_point start = Clock::now();
         if (imex_l0_compile_opencl_c(text.c_str(), options.c_str(), 0, nullptr, &spirv, &size,
                                      &log) != imex_l0_success) {
-            std::fprintf(stderr, "the compiler did not build %s:\n%s\n", c.file.c_str(),
-                         log ? log : "");
-            std::abort();
+            std::string message = "the compiler did not build " + c.name + ":\n" + (log ? log : "");
+            imex_l0_free(log);
+            throw NotBuilt(message);
         }
         imex_l0_free(log);
         ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC};
@@ -265,15 +200,26 @@ public:
         desc.inputSize = size;
         desc.pInputModule = static_cast<const uint8_t *>(spirv);
         desc.pBuildFlags = options.c_str();
-        BENCH_ZE(zeModuleCreate(ze.context, ze.device, &desc, &module_, nullptr));
+        ze_module_build_log_handle_t buildLog = nullptr;
+        const ze_result_t built = zeModuleCreate(ze.context, ze.device, &desc, &module_, &buildLog);
         imex_l0_free(spirv);
+        if (built != ZE_RESULT_SUCCESS) {
+            size_t length = 0;
+            zeModuleBuildLogGetString(buildLog, &length, nullptr);
+            std::string text(length, '\0');
+            zeModuleBuildLogGetString(buildLog, &length, text.data());
+            zeModuleBuildLogDestroy(buildLog);
+            throw NotBuilt("zeModuleCreate did not build " + c.name + ":\n" + text);
+        }
+        zeModuleBuildLogDestroy(buildLog);
         ze_kernel_desc_t kd = {ZE_STRUCTURE_TYPE_KERNEL_DESC};
         kd.pKernelName = c.kernel.c_str();
         BENCH_ZE(zeKernelCreate(module_, &kd, &kernel_));
+        buildSeconds = since(start);
         BENCH_ZE(zeKernelSetGroupSize(kernel_, uint32_t(c.local[0]), uint32_t(c.local[1]),
                                       uint32_t(c.local[2])));
         ze_device_mem_alloc_desc_t dd = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
-        for (const Buffer &b : c.buffers) {
+        for (const bench::suite::Buffer &b : c.buffers) {
             void *p = nullptr;
             BENCH_ZE(zeMemAllocDevice(ze.context, &dd, b.init.size(), 0, ze.device, &p));
             BENCH_ZE(zeCommandListAppendMemoryCopy(ze.list, p, b.init.data(), b.init.size(),
@@ -282,9 +228,11 @@ public:
         }
         ze.syncList();
         for (uint32_t i = 0; i < c.args.size(); ++i) {
-            const Arg &a = c.args[i];
+            const bench::suite::Arg &a = c.args[i];
             if (a.buffer >= 0)
                 BENCH_ZE(zeKernelSetArgumentValue(kernel_, i, sizeof(void *), &buffers_[a.buffer]));
+            else if (a.localBytes > 0)
+                BENCH_ZE(zeKernelSetArgumentValue(kernel_, i, a.localBytes, nullptr));
             else
                 BENCH_ZE(zeKernelSetArgumentValue(kernel_, i, a.value.size(), a.value.data()));
         }
@@ -297,12 +245,16 @@ public:
         BENCH_ZE(zeEventCreate(pool_, &ed, &done_));
     }
     ~OurSide() override {
-        zeEventDestroy(done_);
-        zeEventPoolDestroy(pool_);
+        if (done_)
+            zeEventDestroy(done_);
+        if (pool_)
+            zeEventPoolDestroy(pool_);
         for (void *p : buffers_)
             zeMemFree(ze_.context, p);
-        zeKernelDestroy(kernel_);
-        zeModuleDestroy(module_);
+        if (kernel_)
+            zeKernelDestroy(kernel_);
+        if (module_)
+            zeModuleDestroy(module_);
     }
     double launch() override {
         const ze_group_count_t groups = {uint32_t(case_.global[0] / case_.local[0]),
@@ -334,63 +286,121 @@ private:
     ze_event_handle_t done_ = nullptr;
 };
 
-// How the two sides' outputs differ: the largest relative difference of
-// floats (beyond 1e-6 absolute), the share of integers that differ.
-void compareOutputs(const Case &c, Side &ours, Side &theirs, const std::string &variant) {
+void printDifference(const char *against, const std::string &label, size_t index,
+                     const bench::suite::Difference &d) {
+    std::printf("outputs %-28s buffer %zu against %-9s: %.4f%% of %zu elements differ, by %.3g "
+                "of the largest magnitude at most\n",
+                label.c_str(), index, against,
+                d.count ? 100.0 * double(d.differ) / double(d.count) : 0.0, d.count,
+                d.largestScaled);
+}
+
+// At most kSampled elements of a buffer, evenly spaced: what a run keeps of
+// its outputs for another run to compare with (on another machine).
+constexpr size_t kSampled = 16384;
+std::vector<uint8_t> sample(const std::vector<uint8_t> &bytes, size_t elementSize) {
+    const size_t n = bytes.size() / elementSize, stride = std::max<size_t>(1, n / kSampled);
+    std::vector<uint8_t> kept;
+    for (size_t i = 0; i < n && kept.size() < kSampled * elementSize; i += stride)
+        kept.insert(kept.end(), bytes.begin() + long(i * elementSize),
+                    bytes.begin() + long((i + 1) * elementSize));
+    return kept;
+}
+
+// After the first launch of both sides: every buffer of ours against the
+// platform's; the buffers the kernel wrote, sampled, written to the
+// directory BENCH_SAVE_OUTPUTS names, or compared with those of an earlier
+// run in BENCH_REFERENCE_OUTPUTS (another driver's: the CPU driver's
+// against the GPU driver's).
+void compareOutputs(const Case &c, Side &ours, Side &theirs, const std::string &label) {
+    const char *save = std::getenv("BENCH_SAVE_OUTPUTS");
+    const char *reference = std::getenv("BENCH_REFERENCE_OUTPUTS");
     for (size_t b = 0; b < c.buffers.size(); ++b) {
-        if (!c.buffers[b].output)
+        const bench::suite::Buffer &buffer = c.buffers[b];
+        const std::vector<uint8_t> x = ours.output(b);
+        printDifference("OpenCL", label, b, bench::suite::compare(buffer, x, theirs.output(b)));
+        if (x == buffer.init)
             continue;
-        std::vector<uint8_t> x = ours.output(b), y = theirs.output(b);
-        const size_t n = x.size() / 4;
-        double worst = 0;
-        size_t differ = 0;
-        for (size_t i = 0; i < n; ++i) {
-            if (c.buffers[b].element == Element::u32) {
-                uint32_t u, v;
-                std::memcpy(&u, &x[i * 4], 4);
-                std::memcpy(&v, &y[i * 4], 4);
-                differ += u != v;
-            } else {
-                float u, v;
-                std::memcpy(&u, &x[i * 4], 4);
-                std::memcpy(&v, &y[i * 4], 4);
-                const double d = std::fabs(double(u) - double(v));
-                if (d > 1e-6)
-                    worst = std::max(worst, d / std::max(std::fabs(double(v)), 1e-6));
-                differ += u != v;
-            }
+        const std::vector<uint8_t> kept = sample(x, bench::suite::elementSize(buffer.element));
+        const std::string file = label + "." + std::to_string(b) + ".bin";
+        if (save)
+            std::ofstream(std::string(save) + "/" + file, std::ios::binary)
+                .write(reinterpret_cast<const char *>(kept.data()), std::streamsize(kept.size()));
+        if (reference) {
+            std::ifstream in(std::string(reference) + "/" + file, std::ios::binary);
+            const std::vector<uint8_t> y((std::istreambuf_iterator<char>(in)),
+                                         std::istreambuf_iterator<char>());
+            if (y.size() == kept.size())
+                printDifference("reference", label, b, bench::suite::compare(buffer, kept, y));
+            else
+                std::printf("outputs %-28s buffer %zu: no reference\n", label.c_str(), b);
         }
-        std::printf(
-            "outputs %-15s %-5s buffer %zu: %.4f%% of %zu elements differ, largest relative "
-            "difference %.3g\n",
-            c.name.c_str(), variant.c_str(), b, 100.0 * double(differ) / double(n), n, worst);
     }
+}
+
+// The suites to run: BENCH_KERNEL_SUITE, files separated by ':', or this
+// project's kernels (kernels/math/cases.txt).
+std::vector<Case> suiteCases() {
+    const char *given = std::getenv("BENCH_KERNEL_SUITE");
+    std::string list = given ? given : IMEX_BENCH_MATH_KERNELS_DIR "/cases.txt";
+    std::vector<Case> all;
+    size_t begin = 0;
+    while (begin <= list.size()) {
+        const size_t end = std::min(list.find(':', begin), list.size());
+        if (end > begin)
+            for (Case &c : bench::suite::readSuite(list.substr(begin, end - begin)))
+                all.push_back(std::move(c));
+        begin = end + 1;
+    }
+    return all;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
     bench::useBuiltDriver();
-    cl_device_id nvidia = nvidiaDevice();
-    if (nvidia == nullptr) {
-        std::printf("skipped: no NVIDIA OpenCL platform (an NVIDIA GPU, with libnvidia-opencl.so.1 "
-                    "registered in /etc/OpenCL/vendors)\n");
+    const char *platform = std::getenv("BENCH_OPENCL_PLATFORM");
+    cl_device_id device = openclDevice(platform ? platform : "NVIDIA");
+    if (device == nullptr) {
+        std::printf("skipped: no OpenCL platform named %s (on an NVIDIA GPU: libnvidia-opencl.so.1 "
+                    "registered in /etc/OpenCL/vendors)\n",
+                    platform ? platform : "NVIDIA");
         return 0;
     }
-    static bench::ZeSetup ze; // libze_cuda.so's GPU
-    static std::vector<Case> all = cases();
+    static std::vector<Case> all;
+    try {
+        all = suiteCases();
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return 1;
+    }
+    static bench::ZeSetup ze;
     static std::vector<std::unique_ptr<Side>> sides;
     std::vector<bench::Comparison> comparisons;
+    double buildRatios = 0;
+    int built = 0, notBuilt = 0;
     for (const Case &c : all)
         for (const std::string variant : {"", "-cl-fast-relaxed-math"}) {
             const std::string tag = variant.empty() ? "plain" : "fast";
-            auto ours = std::make_unique<OurSide>(ze, c, variant);
-            auto theirs = std::make_unique<NvidiaSide>(nvidia, c, variant);
+            const std::string label = c.name + "_" + tag, options = c.options + " " + variant;
+            std::unique_ptr<Side> ours, theirs;
+            try {
+                ours = std::make_unique<OurSide>(ze, c, options);
+                theirs = std::make_unique<OpenClSide>(device, c, options, tag);
+            } catch (const NotBuilt &e) {
+                std::printf("not built: %s\n", e.what());
+                ++notBuilt;
+                continue;
+            }
+            std::printf("build %-28s ours %8.2f ms, OpenCL %8.2f ms: %.3fx\n", label.c_str(),
+                        ours->buildSeconds * 1e3, theirs->buildSeconds * 1e3,
+                        ours->buildSeconds / theirs->buildSeconds);
+            buildRatios += std::log(ours->buildSeconds / theirs->buildSeconds);
+            ++built;
             ours->launch();
             theirs->launch();
-            compareOutputs(c, *ours, *theirs, tag);
-            const std::string oursName = "Ours_" + c.name + "_" + tag;
-            const std::string theirName = "NvidiaOpenCL_" + c.name + "_" + tag;
+            compareOutputs(c, *ours, *theirs, label);
+            const std::string oursName = "Ours_" + label, theirName = "OpenCL_" + label;
             const std::pair<std::string, Side *> registered[] = {{oursName, ours.get()},
                                                                  {theirName, theirs.get()}};
             for (const auto &[name, side] : registered) {
@@ -403,9 +413,11 @@ int main(int argc, char **argv) {
                     ->UseManualTime()
                     ->Unit(benchmark::kMicrosecond);
             }
-            comparisons.push_back({oursName, theirName, 1.10, bench::Metric::realTime});
+            comparisons.push_back({oursName, theirName, 1.10, bench::Metric::realTime, false, tag});
             sides.push_back(std::move(ours));
             sides.push_back(std::move(theirs));
         }
+    std::printf("built %d cases (%d not), build time geomean %.3fx the OpenCL platform's\n", built,
+                notBuilt, built ? std::exp(buildRatios / built) : 0.0);
     return bench::runWithSummary(argc, argv, comparisons);
 }

@@ -13,10 +13,16 @@
 #                       test programs with their SPIR-V, the examples, the
 #                       benchmarks), stripped of debug information, at their
 #                       paths under build/.
+#         kernel_suite/ with BENCH_KERNEL_SUITE=<suite file> (a suite of
+#                       kernels for bench_cuda_vs_opencl, kernel_suite.hpp,
+#                       such as public projects' kernels this repository
+#                       does not hold): the suite, the files it names and
+#                       the headers beside them, and reference/, the CPU
+#                       driver's outputs of the suite (run here, on PoCL);
 #         sycl.tar.xz   with the SYCL tests built (IMEX_L0_BUILD_SYCL): the
 #                       SYCL runtime's libraries and the Level Zero loader
 #                       it needs (.deps/, docs/sycl.md) (made once);
-#   bash scripts/gpu_check.sh run [benchmarks|peers|math|sycl|model]
+#   bash scripts/gpu_check.sh run [benchmarks|launch|peers|math|sycl|model]
 #                                       there: unpacks them, makes the paths
 #       compiled into the programs valid (the repository at this machine's
 #       path, clang's resource directory), and runs, each with a time limit
@@ -24,10 +30,13 @@
 #       (ze_cuda_gpu_check), zeModuleCreate's cost against NVRTC, the CUDA
 #       driver's suites, the library's suites and the examples with
 #       libze_cuda.so, and the launch benchmarks (without the validation
-#       layer, as an application runs; only they with `benchmarks`; with
+#       layer, as an application runs; only they with `benchmarks`, only
+#       the launch costs, bench_cuda_launch and bench_launch, with `launch`; with
 #       `peers`, on two GPUs or more, only the two-GPU suite and benchmark;
 #       with `math`, the builtins' suite and the kernels against NVIDIA's
-#       OpenCL on the same sources, bench_cuda_vs_opencl; with `model`, the
+#       OpenCL on the same sources, bench_cuda_vs_opencl (with the packed
+#       kernel suite too, its outputs also compared with the CPU driver's);
+#       with `model`, the
 #       USM, lists and kernels suites and the driver's suites of virtual
 #       memory, IPC and images; with `sycl`, only
 #       the SYCL interop tests, example and benchmark, which the full run
@@ -101,6 +110,25 @@ pack_stack() {
     rm -rf "$stack"
 }
 
+# The suite BENCH_KERNEL_SUITE names, with its files and the headers beside
+# them, into $OUT_DIR/kernel_suite; the CPU driver's outputs of it (on PoCL)
+# into kernel_suite/reference, for the GPU run to compare with.
+pack_kernel_suite() {
+    local from pack="$OUT_DIR/kernel_suite"
+    from=$(cd "$(dirname "$BENCH_KERNEL_SUITE")" && pwd -P)
+    rm -rf "$pack" && mkdir -p "$pack/reference"
+    cp "$BENCH_KERNEL_SUITE" "$pack/suite.txt"
+    awk '!/^#/ && NF { print $2 }' "$BENCH_KERNEL_SUITE" | tr '+' '\n' | xargs -n1 dirname |
+        sort -u | while read -r dir; do
+            mkdir -p "$pack/$dir"
+            find "$from/$dir" -maxdepth 1 -type f \( -name '*.cl' -o -name '*.h' -o -name '*.hpp' \
+                -o -name '*.clh' \) -exec cp {} "$pack/$dir/" \;
+        done
+    ZE_ENABLE_ALT_DRIVERS="$PWD/$BUILD_DIR/driver/libze_opencl.so" BENCH_OPENCL_PLATFORM=Portable \
+        BENCH_KERNEL_SUITE="$pack/suite.txt" BENCH_SAVE_OUTPUTS="$pack/reference" \
+        "$BUILD_DIR/benchmarks/bench_cuda_vs_opencl" --benchmark_filter='^$' >"$pack/reference.log"
+}
+
 case "${1:-}" in
 prepare)
     targets=(ze_cuda_ptx ze_cuda_gpu_check)
@@ -147,6 +175,7 @@ prepare)
     # The stack changes only with this machine's packages: made once.
     [ -f "$OUT_DIR/stack.tar.xz" ] || pack_stack
     if sycl_built; then [ -f "$OUT_DIR/sycl.tar.xz" ] || pack_sycl; fi
+    [ -n "${BENCH_KERNEL_SUITE:-}" ] && pack_kernel_suite
 
     tree=$(mktemp -d)
     files+=("${GPU_PROGRAMS[@]}" "${aot[@]}")
@@ -208,8 +237,14 @@ run)
     # the GPU machine but not registered with the ICD loader.
     nvidia_opencl() {
         [ -w /etc/OpenCL/vendors ] && echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
-        section bench_cuda_vs_opencl 480 "$b/benchmarks/bench_cuda_vs_opencl" \
-            --benchmark_repetitions=7
+        local suite=(env)
+        if [ -f "$OUT_DIR/kernel_suite/suite.txt" ]; then
+            suite+=(BENCH_KERNEL_SUITE="$here/benchmarks/kernels/math/cases.txt:$here/$OUT_DIR/kernel_suite/suite.txt"
+                BENCH_REFERENCE_OUTPUTS="$here/$OUT_DIR/kernel_suite/reference")
+        fi
+        # Build times without CUDA's cache of compiled programs (both sides').
+        section bench_cuda_vs_opencl 480 "${suite[@]}" CUDA_CACHE_DISABLE=1 \
+            "$b/benchmarks/bench_cuda_vs_opencl" --benchmark_repetitions=7
         rm -f /etc/OpenCL/vendors/nvidia.icd
     }
     # SYCL on libze_cuda.so: the runtime's libraries and its loader first.
@@ -276,6 +311,17 @@ run)
             section "ze_cuda.$s" 180 "$b/driver/cuda/tests/ze_cuda_${s}_test"
         done
         model_checks
+        echo "=== summary: ${#failed[@]} failed${failed[*]:+: ${failed[*]}}"
+        [ ${#failed[@]} -eq 0 ]
+        exit
+    fi
+    if [ "${2:-}" = launch ]; then
+        # A launch's host cost against CUDA's and the library's against raw
+        # Level Zero, as an application runs them (no validation layer).
+        export ZE_ENABLE_ALT_DRIVERS="$cuda_driver"
+        unset ZE_ENABLE_VALIDATION_LAYER ZE_ENABLE_PARAMETER_VALIDATION
+        section bench_cuda_launch 120 "$b/benchmarks/bench_cuda_launch" --benchmark_min_time=0.3
+        section bench_launch 180 "$b/benchmarks/bench_launch" --benchmark_min_time=0.2
         echo "=== summary: ${#failed[@]} failed${failed[*]:+: ${failed[*]}}"
         [ ${#failed[@]} -eq 0 ]
         exit

@@ -67,6 +67,100 @@ void define(llvm::Function &f, const std::string &name, bool fast) {
     f.setLinkage(llvm::GlobalValue::InternalLinkage);
 }
 
+// OpenCL's sincos(x, &c): sine returned, cosine stored, from libdevice's
+// sincos, which reduces the argument once for both (lane by lane for
+// vectors, through two private words that inlining removes).
+void defineSincos(llvm::Function &f, bool fast) {
+    llvm::Module &module = *f.getParent();
+    llvm::Type *element = f.getReturnType()->getScalarType();
+    const bool isFloat = element->isFloatTy();
+    llvm::Type *slot = llvm::PointerType::get(element, 0);
+    llvm::FunctionCallee callee = module.getOrInsertFunction(
+        std::string(fast && isFloat ? "__nv_fast_sincosf" : isFloat ? "__nv_sincosf" : "__nv_sincos"),
+        llvm::FunctionType::get(llvm::Type::getVoidTy(f.getContext()), {element, slot, slot},
+                                false));
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(f.getContext(), "", &f));
+    llvm::Value *sine = b.CreateAlloca(element), *cosine = b.CreateAlloca(element);
+    auto lane = [&](llvm::Value *x, llvm::Value **s, llvm::Value **c) {
+        b.CreateCall(callee, {x, b.CreatePointerCast(sine, slot), b.CreatePointerCast(cosine, slot)});
+        *s = b.CreateLoad(element, sine);
+        *c = b.CreateLoad(element, cosine);
+    };
+    llvm::Value *x = f.getArg(0), *s = nullptr, *c = nullptr;
+    if (auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(f.getReturnType())) {
+        s = c = llvm::UndefValue::get(vector);
+        for (unsigned i = 0; i < vector->getNumElements(); ++i) {
+            llvm::Value *si = nullptr, *ci = nullptr;
+            lane(b.CreateExtractElement(x, i), &si, &ci);
+            s = b.CreateInsertElement(s, si, i);
+            c = b.CreateInsertElement(c, ci, i);
+        }
+    } else {
+        lane(x, &s, &c);
+    }
+    b.CreateStore(c, f.getArg(1));
+    b.CreateRet(s);
+    f.setLinkage(llvm::GlobalValue::InternalLinkage);
+}
+
+// sin(x) and cos(x) of the same x in one block (a rotation, an FFT's
+// twiddle factor) become one sincos: one argument reduction where there
+// were two, as NVIDIA's compilers do. Each pair calls a helper defined as
+// OpenCL's sincos is.
+unsigned pairSinesWithCosines(llvm::Module &module, bool fast) {
+    std::map<std::string, llvm::Function *> sines, cosines; // by parameter types
+    for (llvm::Function &f : module) {
+        llvm::StringRef name, params;
+        if (f.isDeclaration() && f.arg_size() == 1 &&
+            ze_driver::detail::demangleName(f.getName(), &name, &params)) {
+            if (name == "sin")
+                sines[params.str()] = &f;
+            else if (name == "cos")
+                cosines[params.str()] = &f;
+        }
+    }
+    unsigned paired = 0;
+    for (const auto &[params, sine] : sines) {
+        auto cosine = cosines.find(params);
+        if (cosine == cosines.end())
+            continue;
+        llvm::Type *type = sine->getReturnType();
+        llvm::Function *helper = nullptr;
+        std::vector<llvm::CallInst *> sineCalls;
+        for (llvm::User *user : sine->users())
+            if (auto *call = llvm::dyn_cast<llvm::CallInst>(user))
+                sineCalls.push_back(call);
+        for (llvm::CallInst *s : sineCalls) {
+            llvm::CallInst *c = nullptr;
+            for (llvm::User *user : s->getArgOperand(0)->users())
+                if (auto *call = llvm::dyn_cast<llvm::CallInst>(user);
+                    call && call->getCalledFunction() == cosine->second &&
+                    call->getParent() == s->getParent())
+                    c = call;
+            if (!c)
+                continue;
+            if (!helper) {
+                helper = llvm::Function::Create(
+                    llvm::FunctionType::get(type, {type, llvm::PointerType::get(type, 0)}, false),
+                    llvm::GlobalValue::InternalLinkage, "__ze_sincos_" + params, module);
+                defineSincos(*helper, fast);
+            }
+            llvm::Function &caller = *s->getFunction();
+            llvm::IRBuilder<> b(&*caller.getEntryBlock().getFirstInsertionPt());
+            llvm::Value *slot = b.CreateAlloca(type);
+            b.SetInsertPoint(s->comesBefore(c) ? s : c);
+            llvm::Value *sineValue = b.CreateCall(helper, {s->getArgOperand(0), slot});
+            llvm::Value *cosineValue = b.CreateLoad(type, slot);
+            s->replaceAllUsesWith(sineValue);
+            c->replaceAllUsesWith(cosineValue);
+            s->eraseFromParent();
+            c->eraseFromParent();
+            ++paired;
+        }
+    }
+    return paired;
+}
+
 // libdevice asks what it is compiled for through __nvvm_reflect("name"),
 // which NVIDIA's compilers answer: whether denormals are flushed
 // (__CUDA_FTZ), the target (the translation's sm_80: __CUDA_ARCH 800),
@@ -105,14 +199,21 @@ std::string libdevicePath() {
 }
 
 unsigned defineFromLibdevice(llvm::Module &module, bool fast) {
-    unsigned defined = 0;
+    unsigned defined = pairSinesWithCosines(module, fast);
     for (llvm::Function &f : module) {
         llvm::StringRef name, params;
         if (!f.isDeclaration() || !ze_driver::detail::demangleName(f.getName(), &name, &params))
             continue;
-        auto found = builtins().find(name.str());
         llvm::Type *type = f.getReturnType();
         llvm::Type *element = type->getScalarType();
+        if (name == "sincos" && f.arg_size() == 2 && f.getArg(0)->getType() == type &&
+            f.getArg(1)->getType()->isPointerTy() &&
+            (element->isFloatTy() || element->isDoubleTy())) {
+            defineSincos(f, fast);
+            ++defined;
+            continue;
+        }
+        auto found = builtins().find(name.str());
         if (found == builtins().end() || f.arg_size() != found->second ||
             !(element->isFloatTy() || element->isDoubleTy()))
             continue;

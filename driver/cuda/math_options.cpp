@@ -22,6 +22,8 @@ MathOptions parseMathOptions(const std::string &flags) {
             o.finite = true;
         } else if (w == "-cl-unsafe-math-optimizations") {
             o.unsafe = o.contract = o.noSignedZeros = true;
+        } else if (w == "-cl-fp32-correctly-rounded-divide-sqrt") {
+            o.correctlyRoundedDivide = true;
         } else if (w == "-cl-denorms-are-zero") {
             o.flushDenormals = true;
         } else if (w == "-cl-fast-relaxed-math") {

@@ -10,12 +10,16 @@
 //                                 __nv_fast_* functions);
 //   -cl-denorms-are-zero          single-precision denormals are flushed to
 //                                 zero (the .ftz instructions);
+//   -cl-fp32-correctly-rounded-divide-sqrt   single-precision division
+//                                 correctly rounded (by default it is as
+//                                 accurate as OpenCL asks: opencl_division.hpp);
 //   -cl-fast-relaxed-math         -cl-finite-math-only,
 //                                 -cl-unsafe-math-optimizations and, as
 //                                 NVIDIA's OpenCL and nvcc's --use_fast_math
 //                                 do, -cl-denorms-are-zero.
-// Without them the translation keeps IEEE semantics and OpenCL's default
-// contraction (only what the source wrote as one expression is fused).
+// Without them the translation keeps IEEE semantics but for single-precision
+// division, and OpenCL's default contraction (only what the source wrote as
+// one expression is fused).
 #pragma once
 
 #include <string>
@@ -33,6 +37,7 @@ struct MathOptions {
     bool finite = false;        // -cl-finite-math-only
     bool unsafe = false;        // -cl-unsafe-math-optimizations
     bool flushDenormals = false; // -cl-denorms-are-zero
+    bool correctlyRoundedDivide = false; // -cl-fp32-correctly-rounded-divide-sqrt
 };
 
 // The options a build-flag string asks for (other flags are ignored).

@@ -4,7 +4,8 @@
 #include "libdevice_math.hpp"
 #include "missing_builtins.hpp"
 #include "native_math.hpp"
-#include "runtime_unroll.hpp"
+#include "opencl_division.hpp"
+#include "unroll_hints.hpp"
 #include "warp_sub_groups.hpp"
 
 #include "contained.hpp"
@@ -442,14 +443,14 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
     llvm::CGSCCAnalysisManager sccs;
     llvm::ModuleAnalysisManager modules;
     llvm::PassBuilder builder(&machine);
-    unrollSmallLoopsAtRunTime(builder);
+    addUnrollHints(builder);
     builder.registerModuleAnalyses(modules);
     builder.registerCGSCCAnalyses(sccs);
     builder.registerFunctionAnalyses(functions);
     builder.registerLoopAnalyses(loops);
     builder.crossRegisterProxies(loops, functions, sccs, modules);
     llvm::ModulePassManager passes =
-        builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
+        builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
     passes.run(module, modules);
 }
 
@@ -510,6 +511,7 @@ ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &
     module->setTargetTriple(kTriple);
     module->setDataLayout(machine->createDataLayout());
     addFastMathFlags(*module, math);
+    markOpenClDivisions(*module, math);
     printfAsVprintf(*module);
     genericAddressAtomics(*module);
     fullWidthMul24(*module);
@@ -560,6 +562,7 @@ ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &
         return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
     }
     optimize(*module, *machine);
+    lowerOpenClDivisions(*module, math);
     if (!emitPtx(*module, *machine, out->ptx, log))
         return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
     out->kernels = std::move(read.kernels);
@@ -569,7 +572,7 @@ ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &
 // LLVM's warnings and errors during the translation go to the build log, not
 // to the application's standard error. Remarks and notes are not kept, nor
 // an unroll LLVM could not do where the translation asked for one
-// (runtime_unroll.hpp): no news to the user.
+// (unroll_hints.hpp): no news to the user.
 void keepDiagnosticsInTheLog(llvm::LLVMContext &context, std::string *log) {
     context.setDiagnosticHandlerCallBack(
         [](const llvm::DiagnosticInfo &info, void *out) {

@@ -14,7 +14,8 @@
 //      printf, atomics on generic pointers, the linear work-item ids, the
 //      work-group functions, native_* and half_* math (native_math.hpp)
 //   -> libclc's nvptx64--nvidiacl.bc linked for the OpenCL builtins
-//   -> LLVM's -O2 pipeline -> NVPTX code generation (sm_80, PTX 7.5: the
+//   -> LLVM's -O3 pipeline (unroll_hints.hpp) and OpenCL's division
+//      (opencl_division.hpp) -> NVPTX code generation (sm_80, PTX 7.5: the
 //      newest LLVM 15 knows; the CUDA driver JIT-compiles it for newer GPUs).
 // Everything after the SPIR-V reader runs contained (contained.hpp): an LLVM
 // fatal error or a crash there fails the build, the log naming LLVM's

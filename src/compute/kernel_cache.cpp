@@ -76,7 +76,8 @@ std::string buildLog(ze_module_build_log_handle_t log) {
 std::string deviceBuildOptions(const char *options) {
     static const char *const kForTheDevice[] = {
         "-cl-fast-relaxed-math", "-cl-mad-enable",        "-cl-no-signed-zeros",
-        "-cl-finite-math-only",  "-cl-denorms-are-zero", "-cl-unsafe-math-optimizations"};
+        "-cl-finite-math-only",  "-cl-denorms-are-zero", "-cl-unsafe-math-optimizations",
+        "-cl-fp32-correctly-rounded-divide-sqrt"};
     std::string kept;
     std::istringstream words(options ? options : "");
     for (std::string w; words >> w;)

@@ -389,6 +389,14 @@ const PreciseCheck kPrecise[] = {
     {"sinpi", [](long double a, long double, long double, Round) { return sinpiExact(a); }, 4},
     {"cospi", [](long double a, long double, long double, Round) { return cospiExact(a); }, 4},
     {"rsqrt", [](long double, long double b, long double, Round) { return 1 / std::sqrt(b); }, 2},
+    {"sincos (sine)",
+     [](long double, long double b, long double, Round round) { return std::sin(round(b * 1000)); },
+     4},
+    {"sincos (cosine)",
+     [](long double, long double b, long double, Round round) { return std::cos(round(b * 1000)); },
+     4},
+    {"division", [](long double a, long double b, long double, Round) { return a / b; }, 2.5},
+    {"reciprocal", [](long double, long double b, long double, Round) { return 1 / b; }, 2.5},
 };
 
 // One unit in the last place of a T at `v`.

@@ -180,10 +180,12 @@ TEST(PtxTranslation, NativeMathUsesTheApproximateInstructions) {
     EXPECT_EQ(ptx.ptx.find("call"), std::string::npos) << "a call is left in the PTX";
 }
 
-// OpenCL's floating-point build options reach the PTX: by default a
-// correctly rounded division and square root and denormals kept;
-// -cl-denorms-are-zero flushes them (.ftz); -cl-fast-relaxed-math also takes
-// the approximate division, square root and exponential.
+// OpenCL's floating-point build options reach the PTX: by default the
+// division OpenCL allows (div.full.f32, 2 ulp), a correctly rounded square
+// root and denormals kept; -cl-fp32-correctly-rounded-divide-sqrt a
+// correctly rounded division; -cl-denorms-are-zero flushes denormals (.ftz);
+// -cl-fast-relaxed-math also takes the approximate division, square root and
+// exponential.
 TEST(PtxTranslation, FloatingPointBuildOptionsReachThePtx) {
     std::vector<uint8_t> spirv = testKernel("/fast_math.spv");
     ASSERT_FALSE(spirv.empty());
@@ -200,11 +202,15 @@ TEST(PtxTranslation, FloatingPointBuildOptionsReachThePtx) {
         return ptx.find(text) != std::string::npos;
     };
     const std::string plain = translate("");
-    EXPECT_TRUE(has(plain, "div.rn.f32")) << plain;
+    EXPECT_TRUE(has(plain, "div.full.f32")) << plain;
+    EXPECT_FALSE(has(plain, "div.rn")) << plain;
     EXPECT_TRUE(has(plain, "sqrt.rn.f32")) << plain;
     EXPECT_FALSE(has(plain, "add.rn.ftz.f32") || has(plain, "add.ftz.f32")) << plain;
+    const std::string exact = translate("-cl-fp32-correctly-rounded-divide-sqrt");
+    EXPECT_TRUE(has(exact, "div.rn.f32")) << exact;
+    EXPECT_FALSE(has(exact, "div.full")) << exact;
     const std::string flushed = translate("-cl-denorms-are-zero");
-    EXPECT_TRUE(has(flushed, "div.rn.ftz.f32")) << flushed;
+    EXPECT_TRUE(has(flushed, "div.full.ftz.f32")) << flushed;
     const std::string fast = translate("-cl-std=CL1.2 -cl-fast-relaxed-math");
     EXPECT_TRUE(has(fast, "div.approx.ftz.f32") || has(fast, "rcp.approx.ftz.f32")) << fast;
     EXPECT_TRUE(has(fast, "sqrt.approx")) << fast;

@@ -1,7 +1,10 @@
 // OpenCL's precise math builtins, which the CUDA backend takes from libdevice
 // where it is installed (driver/cuda/libdevice_math.cpp): each work-item
 // computes every one on its inputs, result r of input i at out[r * n + i],
-// in the order of the tests' table.
+// in the order of the tests' table. sin(a) and cos(a) of one block become
+// one sincos in the translation; sincos itself runs on arguments up to
+// 50,000 (the long argument reduction). Division and reciprocal are in
+// the table too: in single precision OpenCL allows 2.5 ulp.
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 #define EACH(T)                                                                                  \
@@ -34,7 +37,14 @@
     out[26 * n + i] = hypot(a, b);                                                               \
     out[27 * n + i] = sinpi(a);                                                                  \
     out[28 * n + i] = cospi(a);                                                                  \
-    out[29 * n + i] = rsqrt(b);
+    out[29 * n + i] = rsqrt(b);                                                                  \
+    {                                                                                            \
+        T cosine;                                                                                \
+        out[30 * n + i] = sincos(b * (T)1000, &cosine);                                          \
+        out[31 * n + i] = cosine;                                                                \
+    }                                                                                            \
+    out[32 * n + i] = a / b;                                                                     \
+    out[33 * n + i] = (T)1 / b;
 
 // a in [-9, 9), b in [0.01, 50), c in (-1, 1): each function's domain.
 kernel void precise_float(global const float *x, global const float *y, global const float *z,

@@ -1,0 +1,114 @@
+#include "unroll_hints.hpp"
+
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/InstrTypes.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/Transforms/Scalar/LoopPassManager.h>
+
+namespace ze_cuda {
+
+namespace {
+
+constexpr unsigned kUnrollCount = 4;
+// The most instructions a loop body may have to be unrolled (a register
+// budget: four copies of it live at once).
+constexpr unsigned kMostInstructions = 60;
+
+// Whether the loop's metadata already says how to unroll it (a directive of
+// the source, or a transformation already done).
+bool hasUnrollDirective(const llvm::Loop &loop) {
+    llvm::MDNode *id = loop.getLoopID();
+    if (id == nullptr)
+        return false;
+    for (const llvm::MDOperand &op : id->operands())
+        if (auto *node = llvm::dyn_cast_or_null<llvm::MDNode>(op.get()))
+            if (node->getNumOperands() > 0)
+                if (auto *name = llvm::dyn_cast<llvm::MDString>(node->getOperand(0)))
+                    if (name->getString().startswith("llvm.loop.unroll"))
+                        return true;
+    return false;
+}
+
+// The most iterations of a loop unrolled whole to keep a private array in
+// registers.
+constexpr unsigned kMostIterationsForArrays = 32;
+
+// Whether the loop indexes a private array (an alloca) by something that
+// changes from one iteration to the next: kept in local memory unless the
+// loop is unrolled whole and each access gets a constant index.
+bool indexesPrivateArray(const llvm::Loop &loop) {
+    for (llvm::BasicBlock *block : loop.blocks())
+        for (llvm::Instruction &i : *block) {
+            llvm::Value *pointer = nullptr;
+            if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&i))
+                pointer = load->getPointerOperand();
+            else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&i))
+                pointer = store->getPointerOperand();
+            auto *gep = llvm::dyn_cast_or_null<llvm::GetElementPtrInst>(pointer);
+            if (gep == nullptr || gep->hasAllConstantIndices() ||
+                !llvm::isa<llvm::AllocaInst>(llvm::getUnderlyingObject(gep)))
+                continue;
+            for (llvm::Value *index : gep->indices())
+                if (!loop.isLoopInvariant(index))
+                    return true;
+        }
+    return false;
+}
+
+void addLoopMetadata(llvm::Loop &loop, llvm::ArrayRef<llvm::Metadata *> hint) {
+    llvm::LLVMContext &ctx = loop.getHeader()->getContext();
+    llvm::SmallVector<llvm::Metadata *, 4> operands = {nullptr};
+    if (llvm::MDNode *id = loop.getLoopID())
+        for (unsigned i = 1; i < id->getNumOperands(); ++i)
+            operands.push_back(id->getOperand(i));
+    operands.push_back(llvm::MDNode::get(ctx, hint));
+    llvm::MDNode *id = llvm::MDNode::getDistinct(ctx, operands);
+    id->replaceOperandWith(0, id);
+    loop.setLoopID(id);
+}
+
+struct UnrollHints : llvm::PassInfoMixin<UnrollHints> {
+    llvm::PreservedAnalyses run(llvm::Loop &loop, llvm::LoopAnalysisManager &,
+                                llvm::LoopStandardAnalysisResults &results, llvm::LPMUpdater &) {
+        if (hasUnrollDirective(loop))
+            return llvm::PreservedAnalyses::all();
+        const unsigned trips = results.SE.getSmallConstantTripCount(&loop);
+        if (trips != 0 && trips <= kMostIterationsForArrays && indexesPrivateArray(loop)) {
+            addLoopMetadata(loop, {llvm::MDString::get(loop.getHeader()->getContext(),
+                                                       "llvm.loop.unroll.full")});
+            return llvm::PreservedAnalyses::all();
+        }
+        if (!loop.isInnermost() || trips != 0 || loop.getExitingBlock() == nullptr)
+            return llvm::PreservedAnalyses::all();
+        // A loop with a barrier or another convergent call cannot be
+        // unrolled with a remainder (every work-item must reach each call).
+        unsigned instructions = 0;
+        for (llvm::BasicBlock *block : loop.blocks())
+            for (llvm::Instruction &i : *block) {
+                ++instructions;
+                if (auto *call = llvm::dyn_cast<llvm::CallBase>(&i); call && call->isConvergent())
+                    return llvm::PreservedAnalyses::all();
+            }
+        if (instructions > kMostInstructions)
+            return llvm::PreservedAnalyses::all();
+        llvm::LLVMContext &ctx = loop.getHeader()->getContext();
+        addLoopMetadata(loop, {llvm::MDString::get(ctx, "llvm.loop.unroll.count"),
+                               llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
+                                   llvm::Type::getInt32Ty(ctx), kUnrollCount))});
+        return llvm::PreservedAnalyses::all();
+    }
+};
+
+} // namespace
+
+void addUnrollHints(llvm::PassBuilder &builder) {
+    builder.registerLateLoopOptimizationsEPCallback(
+        [](llvm::LoopPassManager &passes, llvm::OptimizationLevel) {
+            passes.addPass(UnrollHints());
+        });
+}
+
+} // namespace ze_cuda

@@ -1,0 +1,26 @@
+// Loop unrolling as NVIDIA's compilers do it, where LLVM's -O3 pipeline on
+// NVPTX does less (each measured: bench_cuda_vs_opencl, benchmarks/README.md):
+//  - runtime unrolling of small loops: an innermost loop whose trip count is
+//    known only when it runs, with a small body and no unroll directive of
+//    its own, is unrolled four times (with a remainder loop); NVIDIA's OpenCL
+//    unrolls them by four (an n-body step's loop over the bodies), which
+//    saves the loop's own instructions and lets the GPU overlap the
+//    iterations' loads;
+//  - whole unrolling of loops that index a private array: a loop of at most
+//    32 iterations whose accesses to a private array change with the
+//    iteration (an FFT's twiddle loop over its eight points) is unrolled
+//    whole, whatever its size, so that every access gets a constant index
+//    and the array lives in registers instead of local memory.
+#pragma once
+
+#include <llvm/Passes/PassBuilder.h>
+
+namespace ze_cuda {
+
+// Marks such loops (llvm.loop.unroll.count 4, llvm.loop.unroll.full) late
+// in the loop pipeline (after the loops are simplified and rotated, before
+// LLVM's unrolling, which then unrolls them): registered on `builder` before
+// the pipeline is built.
+void addUnrollHints(llvm::PassBuilder &builder);
+
+} // namespace ze_cuda
