@@ -75,14 +75,17 @@ void defineSincos(llvm::Function &f, bool fast) {
     llvm::Type *element = f.getReturnType()->getScalarType();
     const bool isFloat = element->isFloatTy();
     llvm::Type *slot = llvm::PointerType::get(element, 0);
-    llvm::FunctionCallee callee = module.getOrInsertFunction(
-        std::string(fast && isFloat ? "__nv_fast_sincosf" : isFloat ? "__nv_sincosf" : "__nv_sincos"),
-        llvm::FunctionType::get(llvm::Type::getVoidTy(f.getContext()), {element, slot, slot},
-                                false));
+    llvm::FunctionCallee callee =
+        module.getOrInsertFunction(std::string(fast && isFloat ? "__nv_fast_sincosf"
+                                               : isFloat       ? "__nv_sincosf"
+                                                               : "__nv_sincos"),
+                                   llvm::FunctionType::get(llvm::Type::getVoidTy(f.getContext()),
+                                                           {element, slot, slot}, false));
     llvm::IRBuilder<> b(llvm::BasicBlock::Create(f.getContext(), "", &f));
     llvm::Value *sine = b.CreateAlloca(element), *cosine = b.CreateAlloca(element);
     auto lane = [&](llvm::Value *x, llvm::Value **s, llvm::Value **c) {
-        b.CreateCall(callee, {x, b.CreatePointerCast(sine, slot), b.CreatePointerCast(cosine, slot)});
+        b.CreateCall(callee,
+                     {x, b.CreatePointerCast(sine, slot), b.CreatePointerCast(cosine, slot)});
         *s = b.CreateLoad(element, sine);
         *c = b.CreateLoad(element, cosine);
     };

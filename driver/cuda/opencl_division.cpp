@@ -58,9 +58,8 @@ void lowerOpenClDivisions(llvm::Module &module, const MathOptions &o) {
         llvm::IRBuilder<> b(division);
         auto divide = [&](llvm::Value *x, llvm::Value *y) {
             auto *one = llvm::dyn_cast<llvm::ConstantFP>(x);
-            llvm::CallInst *call = one && one->isExactlyValue(1.0)
-                                       ? b.CreateCall(reciprocal, {y})
-                                       : b.CreateCall(quotient, {x, y});
+            llvm::CallInst *call = one && one->isExactlyValue(1.0) ? b.CreateCall(reciprocal, {y})
+                                                                   : b.CreateCall(quotient, {x, y});
             call->setDoesNotAccessMemory();
             return call;
         };

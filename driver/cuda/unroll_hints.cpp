@@ -1,8 +1,8 @@
 #include "unroll_hints.hpp"
 
 #include <llvm/Analysis/LoopInfo.h>
-#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/InstrTypes.h>
 #include <llvm/IR/Metadata.h>

@@ -74,10 +74,13 @@ std::string buildLog(ze_module_build_log_handle_t log) {
 // The options of a source build that the device's compiler reads too (the
 // floating-point ones: SPIR-V does not carry them all), for zeModuleCreate.
 std::string deviceBuildOptions(const char *options) {
-    static const char *const kForTheDevice[] = {
-        "-cl-fast-relaxed-math", "-cl-mad-enable",        "-cl-no-signed-zeros",
-        "-cl-finite-math-only",  "-cl-denorms-are-zero", "-cl-unsafe-math-optimizations",
-        "-cl-fp32-correctly-rounded-divide-sqrt"};
+    static const char *const kForTheDevice[] = {"-cl-fast-relaxed-math",
+                                                "-cl-mad-enable",
+                                                "-cl-no-signed-zeros",
+                                                "-cl-finite-math-only",
+                                                "-cl-denorms-are-zero",
+                                                "-cl-unsafe-math-optimizations",
+                                                "-cl-fp32-correctly-rounded-divide-sqrt"};
     std::string kept;
     std::istringstream words(options ? options : "");
     for (std::string w; words >> w;)
