@@ -7,6 +7,7 @@
 //     cold compile;
 //   - disk-cache hit in a fresh process (a child of this one, memory cache
 //     disabled), next to the cold compile.
+#define CL_TARGET_OPENCL_VERSION 120
 #include <benchmark/benchmark.h>
 
 #include <CL/cl.h>
