@@ -31,7 +31,7 @@ void backend::initImage(Image &image) {
           ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
     makeCurrent(image.device());
     ze_cuda::CUdeviceptr pixels = 0, descriptor = 0;
-    checkCuda(cuda().cuMemAlloc(&pixels, bytes));
+    checkCuda(allocateDeviceMemory(image.device(), &pixels, bytes));
     native.pixels = reinterpret_cast<void *>(pixels);
     ImageDescriptor d = {};
     d.pixels = pixels;
@@ -49,7 +49,7 @@ void backend::initImage(Image &image) {
     d.channelType = static_cast<int32_t>(image.format().type);
     d.channelOrder = static_cast<int32_t>(image.format().order);
     d.pixelBytes = static_cast<int32_t>(image.format().bytes);
-    ze_cuda::CUresult r = cuda().cuMemAlloc(&descriptor, sizeof(d));
+    ze_cuda::CUresult r = allocateDeviceMemory(image.device(), &descriptor, sizeof(d));
     if (r == ze_cuda::CUDA_SUCCESS)
         r = cuda().cuMemcpyHtoD(descriptor, &d, sizeof(d));
     if (r != ze_cuda::CUDA_SUCCESS) {

@@ -8,19 +8,40 @@
 
 namespace ze_driver {
 
-void releaseDeviceMemory(Device *device, void *pointer) noexcept {
+namespace {
+
+// The device's stream for frees, made at its first use (nullptr when it
+// cannot be made); its context is current.
+ze_cuda::CUstream releaseStream(Device *device) {
     DeviceNative &native = device->native();
-    if (cuda().cuCtxSetCurrent(primaryContext(device)) != ze_cuda::CUDA_SUCCESS)
-        return;
     std::call_once(native.releasesMade, [&] {
         if (cuda().cuStreamCreate(&native.releases, ze_cuda::CU_STREAM_NON_BLOCKING) !=
             ze_cuda::CUDA_SUCCESS)
             native.releases = nullptr;
     });
+    return native.releases;
+}
+
+} // namespace
+
+void releaseDeviceMemory(Device *device, void *pointer) noexcept {
+    if (cuda().cuCtxSetCurrent(primaryContext(device)) != ze_cuda::CUDA_SUCCESS)
+        return;
+    ze_cuda::CUstream releases = releaseStream(device);
     auto address = reinterpret_cast<ze_cuda::CUdeviceptr>(pointer);
-    if (native.releases == nullptr ||
-        cuda().cuMemFreeAsync(address, native.releases) != ze_cuda::CUDA_SUCCESS)
+    if (releases == nullptr || cuda().cuMemFreeAsync(address, releases) != ze_cuda::CUDA_SUCCESS)
         cuda().cuMemFree(address); // a device without stream-ordered frees
+}
+
+ze_cuda::CUresult allocateDeviceMemory(Device *device, ze_cuda::CUdeviceptr *pointer,
+                                       size_t bytes) {
+    ze_cuda::CUresult r = cuda().cuMemAlloc(pointer, bytes);
+    if (r != ze_cuda::CUDA_ERROR_OUT_OF_MEMORY)
+        return r;
+    ze_cuda::CUstream releases = releaseStream(device);
+    if (releases != nullptr && cuda().cuStreamSynchronize(releases) == ze_cuda::CUDA_SUCCESS)
+        r = cuda().cuMemAlloc(pointer, bytes);
+    return r;
 }
 
 namespace {

@@ -15,6 +15,8 @@
 // Managed (shared) memory is still freed with cuMemFree.
 #pragma once
 
+#include "cuda_api.hpp"
+
 #include <cstddef>
 
 namespace ze_driver {
@@ -22,6 +24,13 @@ namespace ze_driver {
 class Device;
 
 void releaseDeviceMemory(Device *device, void *pointer) noexcept;
+
+// Device memory (cuMemAlloc) of `device`, current. Memory freed in stream
+// order returns to CUDA once its stream has run the frees and been
+// synchronized: an allocation that finds too little memory synchronizes
+// that stream (which holds nothing but frees, so waits for nothing else) and
+// tries once more. The CUDA result of the last try.
+ze_cuda::CUresult allocateDeviceMemory(Device *device, ze_cuda::CUdeviceptr *pointer, size_t bytes);
 
 // Pinned host memory of at least `bytes` (cuMemHostAlloc, portable and
 // mapped for every device), reused when some was given back; `*size` is how

@@ -82,10 +82,10 @@ Allocation backend::allocate(Context &, size_t size, size_t alignment, ze_memory
         a.native.raw = takeHostMemory(size + padding, &a.native.rawBytes);
     } else {
         ze_cuda::CUdeviceptr pointer = 0;
-        checkCuda(type == ZE_MEMORY_TYPE_SHARED
-                      ? cuda().cuMemAllocManaged(&pointer, size + padding,
-                                                 ze_cuda::CU_MEM_ATTACH_GLOBAL)
-                      : cuda().cuMemAlloc(&pointer, size + padding));
+        checkCuda(
+            type == ZE_MEMORY_TYPE_SHARED
+                ? cuda().cuMemAllocManaged(&pointer, size + padding, ze_cuda::CU_MEM_ATTACH_GLOBAL)
+                : allocateDeviceMemory(limits, &pointer, size + padding));
         a.native.raw = reinterpret_cast<void *>(pointer);
     }
     uintptr_t address = reinterpret_cast<uintptr_t>(a.native.raw);

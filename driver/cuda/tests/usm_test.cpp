@@ -87,6 +87,29 @@ TEST_F(CudaUsm, AlignmentsAboveTheAllocatorsAreMet) {
     }
 }
 
+// Device memory is freed in stream order (memory_release.hpp): what a free
+// gave back must serve the next allocation. Over half of the device's memory
+// is allocated and freed again and again, and an image of that size after.
+TEST_F(CudaUsm, FreedDeviceMemoryServesTheNextAllocations) {
+    const size_t size = size_t(total_ / 100 * 55);
+    for (int round = 0; round < 4; ++round) {
+        void *p = alloc(ZE_MEMORY_TYPE_DEVICE, size);
+        ASSERT_NE(p, nullptr) << "round " << round;
+        ASSERT_ZE_SUCCESS(zeMemFree(context_, p));
+    }
+    ze_image_desc_t desc = {ZE_STRUCTURE_TYPE_IMAGE_DESC};
+    desc.type = ZE_IMAGE_TYPE_BUFFER;
+    desc.format = {ZE_IMAGE_FORMAT_LAYOUT_8,  ZE_IMAGE_FORMAT_TYPE_UINT, ZE_IMAGE_FORMAT_SWIZZLE_R,
+                   ZE_IMAGE_FORMAT_SWIZZLE_0, ZE_IMAGE_FORMAT_SWIZZLE_0, ZE_IMAGE_FORMAT_SWIZZLE_1};
+    desc.width = size;
+    desc.height = desc.depth = 1;
+    for (int round = 0; round < 2; ++round) {
+        ze_image_handle_t image = nullptr;
+        ASSERT_ZE_SUCCESS(zeImageCreate(context_, device_, &desc, &image)) << "round " << round;
+        ASSERT_ZE_SUCCESS(zeImageDestroy(image));
+    }
+}
+
 TEST_F(CudaUsm, RefusalsSayWhatWasWrong) {
     ze_device_mem_alloc_desc_t d = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
     void *p = nullptr;
