@@ -38,7 +38,8 @@
 #       kernel suite too, its outputs also compared with the CPU driver's);
 #       with `model`, the
 #       USM, lists and kernels suites and the driver's suites of virtual
-#       memory, IPC and images; with `sycl`, only
+#       memory, IPC and images and the pitched copies' benchmark
+#       (bench_cuda_copy); with `sycl`, only
 #       the SYCL interop tests, example and benchmark, which the full run
 #       includes when sycl.tar.xz is there). Exits
 #       non-zero if a suite failed; the summary at the end names them.
@@ -64,7 +65,7 @@ GPU_PROGRAMS=(
     examples/regular_list examples/embed_framework examples/gpux_user_stream
     examples/gpux_lowered
     benchmarks/bench_launch benchmarks/bench_gpu_runtime benchmarks/bench_cuda_launch
-    benchmarks/bench_cuda_peer benchmarks/bench_cuda_vs_opencl)
+    benchmarks/bench_cuda_peer benchmarks/bench_cuda_copy benchmarks/bench_cuda_vs_opencl)
 # The OpenCL driver's suites, run on libze_cuda.so for information (they
 # expect some things only that driver has: images, IPC, virtual memory).
 GPU_DRIVER_SUITES=(driver_device context command_list immediate_list event_fence memory
@@ -304,6 +305,8 @@ run)
         section ipc 120 "$b/driver/tests/ze_opencl_ipc_test" \
             --gtest_filter='IpcTest.*:-IpcTest.OpensInTheSameProcessShareTheData'
         section images 120 "$b/driver/tests/ze_opencl_image_test"
+        section bench_cuda_copy 120 env -u ZE_ENABLE_VALIDATION_LAYER -u \
+            ZE_ENABLE_PARAMETER_VALIDATION "$b/benchmarks/bench_cuda_copy" --benchmark_min_time=0.2
     }
     if [ "${2:-}" = model ]; then
         export ZE_ENABLE_ALT_DRIVERS="$cuda_driver"

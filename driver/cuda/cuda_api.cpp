@@ -69,6 +69,7 @@ const CudaApi *loadCudaApi(std::string *why) {
         find(api.cuStreamWaitValue32, "cuStreamWaitValue32_v2");
         find(api.cuLaunchHostFunc, "cuLaunchHostFunc");
         find(api.cuMemcpyAsync, "cuMemcpyAsync");
+        find(api.cuMemcpy3DAsync, "cuMemcpy3DAsync_v2");
         find(api.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
         find(api.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2");
         find(api.cuPointerGetAttribute, "cuPointerGetAttribute");

@@ -78,6 +78,25 @@ constexpr int CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1;
 constexpr int CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3;
 constexpr int CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2;
 constexpr unsigned CU_MEMORYTYPE_HOST = 0x01;
+constexpr unsigned CU_MEMORYTYPE_UNIFIED = 0x04;
+
+// A pitched copy of up to three dimensions (cuMemcpy3DAsync), its fields as
+// cuda.h's CUDA_MEMCPY3D (srcLOD, dstLOD and the arrays unused here).
+struct CudaMemcpy3D {
+    size_t srcXInBytes, srcY, srcZ, srcLOD;
+    unsigned srcMemoryType;
+    const void *srcHost;
+    CUdeviceptr srcDevice;
+    void *srcArray, *reserved0;
+    size_t srcPitch, srcHeight;
+    size_t dstXInBytes, dstY, dstZ, dstLOD;
+    unsigned dstMemoryType;
+    void *dstHost;
+    CUdeviceptr dstDevice;
+    void *dstArray, *reserved1;
+    size_t dstPitch, dstHeight;
+    size_t WidthInBytes, Height, Depth;
+};
 constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
 constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 
@@ -156,6 +175,7 @@ struct CudaApi {
     CUresult (*cuStreamWaitValue32)(CUstream, CUdeviceptr, uint32_t, unsigned);
     CUresult (*cuLaunchHostFunc)(CUstream, CUhostFn, void *);
     CUresult (*cuMemcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+    CUresult (*cuMemcpy3DAsync)(const CudaMemcpy3D *, CUstream);
     CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
     CUresult (*cuMemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
     CUresult (*cuPointerGetAttribute)(void *, int, CUdeviceptr);

@@ -236,6 +236,10 @@ void Queue::fill(const Command &c) {
             cuda().cuMemcpyDtoDAsync(dst + done, dst, std::min(done, c.size - done), stream_));
 }
 
+// Between device and pinned memory: one cuMemcpy3DAsync of the whole region
+// (CUDA addresses both kinds by their pointers), where each slice pitch is a
+// whole number of rows, as CUDA's copies take it; otherwise, and with
+// pageable host memory, row by row.
 void Queue::copyRegion(const Command &c) {
     Memory dstMemory = memoryOf(c.dst), srcMemory = memoryOf(c.src);
     if (dstMemory != Memory::Device && srcMemory != Memory::Device) {
@@ -244,6 +248,36 @@ void Queue::copyRegion(const Command &c) {
             forEachRegionRow(c, [](uint8_t *d, const uint8_t *s, size_t n) { std::memcpy(d, s, n); });
         });
         return;
+    }
+    const uint32_t depth = std::max(c.srcRegion.depth, 1u),
+                   height = std::max(c.srcRegion.height, 1u);
+    const bool wholeRows =
+        depth == 1 || (c.srcPitch != 0 && c.dstPitch != 0 && c.srcSlicePitch % c.srcPitch == 0 &&
+                       c.dstSlicePitch % c.dstPitch == 0);
+    constexpr uint32_t kMostPitch = INT32_MAX; // CUDA's limit on every GPU it supports
+    if (dstMemory != Memory::Pageable && srcMemory != Memory::Pageable && wholeRows &&
+        c.srcPitch <= kMostPitch && c.dstPitch <= kMostPitch) {
+        if (c.srcRegion.width == 0)
+            return;
+        // Each side's slice is folded into its start (a 2D region may lie in
+        // any slice); a single row needs no pitch.
+        const bool oneRow = height == 1 && depth == 1;
+        ze_cuda::CudaMemcpy3D whole = {};
+        whole.srcMemoryType = whole.dstMemoryType = ze_cuda::CU_MEMORYTYPE_UNIFIED;
+        whole.srcDevice = address(c.src) + size_t(c.srcRegion.originZ) * c.srcSlicePitch;
+        whole.srcXInBytes = c.srcRegion.originX;
+        whole.srcY = c.srcRegion.originY;
+        whole.srcPitch = oneRow ? c.srcRegion.originX + c.srcRegion.width : c.srcPitch;
+        whole.srcHeight = depth == 1 ? 0 : c.srcSlicePitch / c.srcPitch;
+        whole.dstDevice = address(c.dst) + size_t(c.dstRegion.originZ) * c.dstSlicePitch;
+        whole.dstXInBytes = c.dstRegion.originX;
+        whole.dstY = c.dstRegion.originY;
+        whole.dstPitch = oneRow ? c.dstRegion.originX + c.dstRegion.width : c.dstPitch;
+        whole.dstHeight = depth == 1 ? 0 : c.dstSlicePitch / c.dstPitch;
+        whole.WidthInBytes = c.srcRegion.width;
+        whole.Height = height;
+        whole.Depth = depth;
+        return checkCuda(cuda().cuMemcpy3DAsync(&whole, stream_));
     }
     forEachRegionRow(c, [&](uint8_t *dst, const uint8_t *src, size_t bytes) {
         copy(dst, src, bytes, dstMemory, srcMemory);

@@ -48,8 +48,9 @@ private:
     // `bytes` from src to dst in stream order, never blocking the caller.
     void copy(void *dst, const void *src, size_t bytes, Memory dstMemory, Memory srcMemory);
     void fill(const Command &c);
-    // A CopyRegion command's rows; an image command as the CopyRegion of its
-    // pixels (image.cpp keeps them in device memory).
+    // A CopyRegion command (one pitched CUDA copy where it can be); an image
+    // command as the CopyRegion of its pixels (image.cpp keeps them in device
+    // memory).
     void copyRegion(const Command &c);
     void copyImage(const Command &c);
     // The queue's staging buffer (staging.hpp), taken at its first use.

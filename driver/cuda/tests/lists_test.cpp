@@ -96,6 +96,44 @@ TEST_F(CudaLists, RegionCopiesMoveTheirRectangle) {
         }
 }
 
+// Regions of whole-row slices (one pitched CUDA copy each, queue.cpp): a 3D
+// box between host and device memory of different pitches, and a 2D region
+// in a later slice, whose slice the copy folds into its start.
+TEST_F(CudaLists, RegionCopiesOfSlicesKeepEveryByteInPlace) {
+    constexpr uint32_t srcPitch = 48, srcRows = 10, dstPitch = 64, dstRows = 12, slices = 5;
+    constexpr size_t srcSlice = srcPitch * srcRows, dstSlice = dstPitch * dstRows;
+    uint8_t *src = host<uint8_t>(srcSlice * slices), *out = host<uint8_t>(dstSlice * slices);
+    uint8_t *d = device<uint8_t>(dstSlice * slices);
+    for (size_t i = 0; i < srcSlice * slices; ++i)
+        src[i] = uint8_t(i * 13 + 1);
+    const uint8_t blank = 0xEE;
+    ASSERT_ZE_SUCCESS(
+        zeCommandListAppendMemoryFill(list_, d, &blank, 1, dstSlice * slices, nullptr, 0, nullptr));
+    const ze_copy_region_t box = {3, 2, 1, 30, 6, 3}, boxTo = {7, 4, 0, 30, 6, 3};
+    ASSERT_ZE_SUCCESS(zeCommandListAppendMemoryCopyRegion(
+        list_, d, &boxTo, dstPitch, dstSlice, src, &box, srcPitch, srcSlice, nullptr, 0, nullptr));
+    const ze_copy_region_t flat = {0, 0, 4, 16, 3, 1}, flatTo = {40, 9, 4, 16, 3, 1};
+    ASSERT_ZE_SUCCESS(zeCommandListAppendMemoryCopyRegion(list_, d, &flatTo, dstPitch, dstSlice,
+                                                          src, &flat, srcPitch, srcSlice, nullptr,
+                                                          0, nullptr));
+    ASSERT_ZE_SUCCESS(
+        zeCommandListAppendMemoryCopy(list_, out, d, dstSlice * slices, nullptr, 0, nullptr));
+    sync(list_);
+    std::vector<uint8_t> expected(dstSlice * slices, blank);
+    for (const auto &[from, to] : {std::make_pair(box, boxTo), std::make_pair(flat, flatTo)})
+        for (uint32_t z = 0; z < from.depth; ++z)
+            for (uint32_t y = 0; y < from.height; ++y)
+                for (uint32_t x = 0; x < from.width; ++x)
+                    expected[(to.originZ + z) * dstSlice + (to.originY + y) * dstPitch +
+                             to.originX + x] =
+                        src[(from.originZ + z) * srcSlice + (from.originY + y) * srcPitch +
+                            from.originX + x];
+    for (size_t i = 0; i < expected.size(); ++i)
+        ASSERT_EQ(out[i], expected[i])
+            << "byte " << i << " (slice " << i / dstSlice << ", row " << i % dstSlice / dstPitch
+            << ", column " << i % dstPitch << ")";
+}
+
 // A regular list replayed: each execution copies what the host buffer holds
 // then; the fence and the queue's synchronize report each one.
 TEST_F(CudaLists, RegularListsReplayWithFences) {
