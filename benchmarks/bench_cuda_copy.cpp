@@ -13,7 +13,7 @@
 // Level Zero copy at >= 0.95x CUDA's.
 #include "bench_common.hpp"
 
-#include "cuda_api.hpp"
+#include "cuda_bench.hpp"
 
 namespace {
 
@@ -156,14 +156,9 @@ BENCHMARK(Image3D_L0)->UseRealTime()->Unit(benchmark::kMicrosecond);
 
 int main(int argc, char **argv) {
     using bench::Metric;
-    std::string why;
-    api = loadCudaApi(&why);
-    int count = 0;
-    if (api == nullptr || api->cuInit(0) != CUDA_SUCCESS ||
-        api->cuDeviceGetCount(&count) != CUDA_SUCCESS || count == 0) {
-        std::printf("skipped: no NVIDIA GPU%s%s\n", why.empty() ? "" : ": ", why.c_str());
+    api = bench::cudaWithGpus(1);
+    if (api == nullptr)
         return 0;
-    }
     bench::useBuiltDriver();
     return bench::runWithSummary(
         argc, argv,

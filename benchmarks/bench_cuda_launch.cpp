@@ -20,7 +20,7 @@
 // launch and the word's write.
 #include "bench_common.hpp"
 
-#include "cuda_api.hpp"
+#include "cuda_bench.hpp"
 #include "ptx_translator.hpp"
 
 #include <array>
@@ -179,14 +179,9 @@ BENCHMARK(Launch_L0_Event)->UseRealTime()->Unit(benchmark::kMicrosecond);
 
 int main(int argc, char **argv) {
     using bench::Metric;
-    std::string why;
-    api = loadCudaApi(&why);
-    int count = 0;
-    if (api == nullptr || api->cuInit(0) != CUDA_SUCCESS || api->cuDeviceGetCount(&count) != CUDA_SUCCESS ||
-        count == 0) {
-        std::printf("skipped: no NVIDIA GPU%s%s\n", why.empty() ? "" : ": ", why.c_str());
+    api = bench::cudaWithGpus(1);
+    if (api == nullptr)
         return 0;
-    }
     bench::useBuiltDriver();
     raw();
     l0();

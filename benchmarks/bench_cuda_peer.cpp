@@ -11,7 +11,7 @@
 // The target is bandwidth: Copy_L0 at >= 0.95x the CUDA copy's.
 #include "bench_common.hpp"
 
-#include "cuda_api.hpp"
+#include "cuda_bench.hpp"
 
 namespace {
 
@@ -126,15 +126,9 @@ BENCHMARK(Copy_L0)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 int main(int argc, char **argv) {
     using bench::Metric;
-    std::string why;
-    api = loadCudaApi(&why);
-    int count = 0;
-    if (api == nullptr || api->cuInit(0) != CUDA_SUCCESS ||
-        api->cuDeviceGetCount(&count) != CUDA_SUCCESS || count < 2) {
-        std::printf("skipped: fewer than two NVIDIA GPUs%s%s\n", why.empty() ? "" : ": ",
-                    why.c_str());
+    api = bench::cudaWithGpus(2);
+    if (api == nullptr)
         return 0;
-    }
     bench::useBuiltDriver();
     return bench::runWithSummary(
         argc, argv,
