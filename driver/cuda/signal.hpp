@@ -92,7 +92,7 @@ private:
     std::atomic<Device *> writer_{nullptr};
     std::atomic<uint32_t> written_{0}; // the last target a stream is to write (if writer_)
     mutable std::mutex mutex_; // guards what follows
-    bool seen_ = false;        // the host has seen this target reached
+    bool seen_ = false;        // the host has seen this target reached (timed signals)
     uint64_t start_ = 0, end_ = 0;
     const bool timed_;
     // The work's start and end (made on the first device that times it),
