@@ -117,6 +117,8 @@ Buffer parseBuffer(const std::string &type, const std::string &spec, uint64_t se
         throw std::runtime_error("a buffer is TYPE[N], TYPE[N:lo:hi] or TYPE[N:v]");
     const auto n = size_t(number(fields[0]));
     const size_t size = elementSize(b.element);
+    if (fields.size() == 3 && !(number(fields[1]) < number(fields[2])))
+        throw std::runtime_error("a range [lo, hi) needs lo < hi: '" + spec + "'");
     b.init.resize(n * size);
     std::mt19937_64 random(seed);
     for (size_t i = 0; i < n; ++i) {
@@ -165,8 +167,8 @@ Case parseCase(const std::vector<std::string> &tokens, const std::string &dir) {
         throw std::runtime_error("global and local sizes of different dimensions");
     c.dimensions = unsigned(global.size());
     for (size_t d = 0; d < global.size(); ++d) {
-        if (local[d] == 0 || global[d] % local[d] != 0)
-            throw std::runtime_error("the global size is not a multiple of the local size");
+        if (global[d] == 0 || local[d] == 0 || global[d] % local[d] != 0)
+            throw std::runtime_error("a global size is 0 or not a multiple of the local size");
         c.global[d] = global[d];
         c.local[d] = local[d];
     }
