@@ -74,6 +74,30 @@ protected:
         ASSERT_NO_FATAL_FAILURE(execute(list_));
         ASSERT_ZE_SUCCESS(zeCommandListReset(list_));
     }
+    // Two images of `desc`: `pixels` copied into the first, `kernelName`
+    // (groups of groupX x groupY covering the image) run on (first, second);
+    // the second's pixels in `out`.
+    template <class Pixel>
+    void throughKernel(const ze_image_desc_t &desc, const std::vector<Pixel> &pixels,
+                       const char *kernelName, uint32_t groupX, uint32_t groupY,
+                       std::vector<Pixel> *out) {
+        Image src, dst;
+        ASSERT_NO_FATAL_FAILURE(createImage(src, desc));
+        ASSERT_NO_FATAL_FAILURE(createImage(dst, desc));
+        ASSERT_ZE_SUCCESS(zeCommandListAppendImageCopyFromMemory(list_, src, pixels.data(), nullptr,
+                                                                 nullptr, 0, nullptr));
+        ASSERT_ZE_SUCCESS(zeCommandListAppendBarrier(list_, nullptr, 0, nullptr));
+        Kernel kernel;
+        ASSERT_NO_FATAL_FAILURE(loadKernel(kernel, module_, kernelName, groupX, groupY));
+        ze_image_handle_t srcHandle = src, dstHandle = dst;
+        ASSERT_ZE_SUCCESS(setArgs(kernel, {byValue(srcHandle), byValue(dstHandle)}));
+        ASSERT_ZE_SUCCESS(launch(list_, kernel,
+                                 {uint32_t(desc.width) / groupX, desc.height / groupY, 1}));
+        ASSERT_ZE_SUCCESS(zeCommandListClose(list_));
+        ASSERT_NO_FATAL_FAILURE(execute(list_));
+        ASSERT_ZE_SUCCESS(zeCommandListReset(list_));
+        *out = readImage<Pixel>(dst, pixels.size());
+    }
     template <class Pixel> std::vector<Pixel> readImage(ze_image_handle_t image, size_t pixels) {
         std::vector<Pixel> out(pixels);
         EXPECT_ZE_SUCCESS(zeCommandListAppendImageCopyToMemory(list_, out.data(), image, nullptr,
@@ -132,25 +156,10 @@ TEST_F(ImageTest, UnsignedPixelsSaturateOnWrite) {
     constexpr uint32_t kWidth = 8, kHeight = 4;
     const ze_image_desc_t desc = imageDesc(ZE_IMAGE_TYPE_2D, ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8,
                                            ZE_IMAGE_FORMAT_TYPE_UINT, kWidth, kHeight);
-    Image src, dst;
-    ASSERT_NO_FATAL_FAILURE(createImage(src, desc));
-    ASSERT_NO_FATAL_FAILURE(createImage(dst, desc));
-    std::vector<std::array<uint8_t, 4>> pixels(kWidth * kHeight);
+    std::vector<std::array<uint8_t, 4>> pixels(kWidth * kHeight), out;
     for (uint32_t i = 0; i < pixels.size(); ++i)
         pixels[i] = {uint8_t(i), uint8_t(2 * i), uint8_t(250 + i % 6), uint8_t(i % 3)};
-    ASSERT_ZE_SUCCESS(zeCommandListAppendImageCopyFromMemory(list_, src, pixels.data(), nullptr,
-                                                             nullptr, 0, nullptr));
-    ASSERT_ZE_SUCCESS(zeCommandListAppendBarrier(list_, nullptr, 0, nullptr));
-    Kernel kernel;
-    ASSERT_NO_FATAL_FAILURE(loadKernel(kernel, module_, "add_unsigned", 4, 2));
-    ze_image_handle_t srcHandle = src, dstHandle = dst;
-    ASSERT_ZE_SUCCESS(setArgs(kernel, {byValue(srcHandle), byValue(dstHandle)}));
-    ASSERT_ZE_SUCCESS(launch(list_, kernel, {kWidth / 4, kHeight / 2, 1}));
-    ASSERT_ZE_SUCCESS(zeCommandListClose(list_));
-    ASSERT_NO_FATAL_FAILURE(execute(list_));
-    ASSERT_ZE_SUCCESS(zeCommandListReset(list_));
-    std::vector<std::array<uint8_t, 4>> out =
-        readImage<std::array<uint8_t, 4>>(dst, kWidth * kHeight);
+    ASSERT_NO_FATAL_FAILURE(throughKernel(desc, pixels, "add_unsigned", 4, 2, &out));
     const unsigned added[4] = {1, 2, 3, 300};
     for (uint32_t i = 0; i < pixels.size(); ++i)
         for (int c = 0; c < 4; ++c)
@@ -167,29 +176,14 @@ TEST_F(ImageTest, HalfFloatPixelsConvert) {
     ze_image_properties_t p = {ZE_STRUCTURE_TYPE_IMAGE_PROPERTIES};
     if (zeImageGetProperties(device_, &desc, &p) == ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT)
         GTEST_SKIP() << "the device has no 16-bit float images";
-    Image src, dst;
-    ASSERT_NO_FATAL_FAILURE(createImage(src, desc));
-    ASSERT_NO_FATAL_FAILURE(createImage(dst, desc));
     // Halves 0.5, 1, 1.5, 2, 3, 4, 6, 8 (exact when doubled, but 8 -> 16).
     const uint16_t halves[] = {0x3800, 0x3c00, 0x3e00, 0x4000, 0x4200, 0x4400, 0x4600, 0x4800};
     const uint16_t doubled[] = {0x3c00, 0x4000, 0x4200, 0x4400, 0x4600, 0x4800, 0x4a00, 0x4c00};
-    std::vector<std::array<uint16_t, 4>> pixels(kWidth * kHeight);
+    std::vector<std::array<uint16_t, 4>> pixels(kWidth * kHeight), out;
     for (uint32_t i = 0; i < pixels.size(); ++i)
         for (uint32_t c = 0; c < 4; ++c)
             pixels[i][c] = halves[(i + c) % 8];
-    ASSERT_ZE_SUCCESS(zeCommandListAppendImageCopyFromMemory(list_, src, pixels.data(), nullptr,
-                                                             nullptr, 0, nullptr));
-    ASSERT_ZE_SUCCESS(zeCommandListAppendBarrier(list_, nullptr, 0, nullptr));
-    Kernel kernel;
-    ASSERT_NO_FATAL_FAILURE(loadKernel(kernel, module_, "double_pixels", 4, 4));
-    ze_image_handle_t srcHandle = src, dstHandle = dst;
-    ASSERT_ZE_SUCCESS(setArgs(kernel, {byValue(srcHandle), byValue(dstHandle)}));
-    ASSERT_ZE_SUCCESS(launch(list_, kernel, {1, 1, 1}));
-    ASSERT_ZE_SUCCESS(zeCommandListClose(list_));
-    ASSERT_NO_FATAL_FAILURE(execute(list_));
-    ASSERT_ZE_SUCCESS(zeCommandListReset(list_));
-    std::vector<std::array<uint16_t, 4>> out =
-        readImage<std::array<uint16_t, 4>>(dst, kWidth * kHeight);
+    ASSERT_NO_FATAL_FAILURE(throughKernel(desc, pixels, "double_pixels", 4, 4, &out));
     for (uint32_t i = 0; i < pixels.size(); ++i)
         for (uint32_t c = 0; c < 4; ++c)
             ASSERT_EQ(out[i][c], doubled[(i + c) % 8]) << "pixel " << i << " channel " << c;
