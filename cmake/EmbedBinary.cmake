@@ -13,10 +13,5 @@ extern const unsigned char ${SYMBOL}[] = {${bytes}0};
 extern const size_t ${SYMBOL}Size = ${size};
 } // namespace ${NAMESPACE}
 ")
-if(EXISTS "${OUTPUT}")
-  file(READ "${OUTPUT}" old)
-  if(old STREQUAL content)
-    return()
-  endif()
-endif()
-file(WRITE "${OUTPUT}" "${content}")
+include("${CMAKE_CURRENT_LIST_DIR}/WriteIfChanged.cmake")
+write_if_changed("${OUTPUT}" "${content}")

@@ -41,11 +41,5 @@ const size_t kEmbeddedHeaderCount = ${n};
 
 } // namespace imex_l0::compiler
 ")
-# Rewrite only on change so dependents are not rebuilt needlessly.
-if(EXISTS "${OUTPUT}")
-  file(READ "${OUTPUT}" old)
-  if(old STREQUAL content)
-    return()
-  endif()
-endif()
-file(WRITE "${OUTPUT}" "${content}")
+include("${CMAKE_CURRENT_LIST_DIR}/../cmake/WriteIfChanged.cmake")
+write_if_changed("${OUTPUT}" "${content}")
