@@ -29,10 +29,12 @@
 #include <level_zero/ze_api.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -209,6 +211,69 @@ void launchLoop(benchmark::State &state, const char *name, Launch launch, Wait w
     wait();
 }
 
+// A case and its baseline measured in one benchmark, in alternating batches:
+// each iteration runs one batch of each (caseBatch() and baseBatch(): kBatch
+// launches with their wait and whatever the side does after it), the case
+// first in every other pair, and times both, real and the thread's CPU time.
+// Separate benchmarks of one launch differ by 5-15% between repetitions on a
+// shared machine (frequency, placement, neighbours), more than the few
+// percent a launch target resolves; batches next to each other see the same
+// state, and the ratio of each pair cancels what they share. Counters (per
+// launch, medians over the pairs): case_real, case_cpu, base_real, base_cpu
+// in seconds, and ratio_real, ratio_cpu, the medians of the pairs' ratios,
+// which a paired Comparison reports.
+template <typename CaseBatch, typename BaseBatch>
+void pairedBatches(benchmark::State &state, CaseBatch caseBatch, BaseBatch baseBatch) {
+    struct Times {
+        double real, cpu;
+    };
+    auto timed = [](auto &batch) {
+        timespec cpu0{}, cpu1{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
+        auto real0 = std::chrono::steady_clock::now();
+        batch();
+        auto real1 = std::chrono::steady_clock::now();
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
+        return Times{std::chrono::duration<double>(real1 - real0).count() / double(kBatch),
+                     (double(cpu1.tv_sec - cpu0.tv_sec) + 1e-9 * double(cpu1.tv_nsec - cpu0.tv_nsec)) /
+                         double(kBatch)};
+    };
+    for (int i = 0; i < 2; ++i) { // first launches, pools grown to their steady size
+        caseBatch();
+        baseBatch();
+    }
+    std::vector<double> caseReal, caseCpu, baseReal, baseCpu, ratioReal, ratioCpu;
+    int64_t pair = 0;
+    for (auto _ : state) {
+        Times c{}, b{};
+        if (pair++ % 2 == 0) {
+            c = timed(caseBatch);
+            b = timed(baseBatch);
+        } else {
+            b = timed(baseBatch);
+            c = timed(caseBatch);
+        }
+        caseReal.push_back(c.real);
+        caseCpu.push_back(c.cpu);
+        baseReal.push_back(b.real);
+        baseCpu.push_back(b.cpu);
+        ratioReal.push_back(c.real / b.real);
+        ratioCpu.push_back(c.cpu / b.cpu);
+    }
+    auto median = [](std::vector<double> &v) {
+        if (v.empty())
+            return 0.0;
+        std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+        return v[v.size() / 2];
+    };
+    state.counters["case_real"] = median(caseReal);
+    state.counters["case_cpu"] = median(caseCpu);
+    state.counters["base_real"] = median(baseReal);
+    state.counters["base_cpu"] = median(baseCpu);
+    state.counters["ratio_real"] = median(ratioReal);
+    state.counters["ratio_cpu"] = median(ratioCpu);
+}
+
 // Which time of a benchmark a target applies to. Real time is what a caller
 // waits; CPU time is the launching thread's own work (Google Benchmark
 // measures the benchmark thread's CPU time), which excludes the time the
@@ -231,7 +296,17 @@ struct Comparison {
     // Non-empty: the summary ends with the geometric mean of the group's
     // ratios (in the target's metric).
     std::string group;
+    // `name` is a pairedBatches() benchmark: its counters hold both sides'
+    // times and the ratios; `baseline` only names the baseline side.
+    bool paired = false;
 };
+
+// A Comparison of a pairedBatches() benchmark.
+inline Comparison paired(std::string name, std::string baseline, double target, Metric metric) {
+    Comparison c{std::move(name), std::move(baseline), target, metric};
+    c.paired = true;
+    return c;
+}
 
 // Benchmarks that count heap allocations publish them under these counters
 // (per iteration): every allocation of the benchmark thread, and those made
@@ -349,6 +424,8 @@ private:
         }
         const Measured &t = *find(c.name);
         double tr = t.medianOf(Metric::realTime), tc = t.medianOf(Metric::cpuTime);
+        if (c.paired)
+            return printPaired(c, t);
         if (c.baseline.empty()) {
             double v = t.medianOf(c.metric);
             std::string target = "<=" + format(c.target) + " " + metricName;
@@ -362,7 +439,25 @@ private:
         auto ratio = [&](double caseTime, double baseTime) {
             return c.higherIsBetter ? baseTime / caseTime : caseTime / baseTime;
         };
-        double rr = ratio(tr, br), rc = ratio(tc, bc);
+        return printRow(c, c.baseline, tr, tc, br, bc, ratio(tr, br), ratio(tc, bc));
+    }
+
+    // A paired benchmark's row: both sides' times and the medians of the
+    // pairs' ratios, from its counters (per launch).
+    double printPaired(const Comparison &c, const Measured &m) const {
+        auto counter = [&](const char *name) {
+            auto it = m.counters.find(name);
+            return it == m.counters.end() ? 0.0 : it->second;
+        };
+        return printRow(c, c.baseline + " (paired)", counter("case_real"), counter("case_cpu"),
+                        counter("base_real"), counter("base_cpu"), counter("ratio_real"),
+                        counter("ratio_cpu"));
+    }
+
+    // Prints a comparison's row; returns the ratio in the target's metric.
+    double printRow(const Comparison &c, const std::string &baseline, double tr, double tc,
+                    double br, double bc, double rr, double rc) const {
+        const char *metricName = c.metric == Metric::realTime ? "real" : "cpu";
         std::string target = "-";
         const char *verdict = "";
         if (c.target > 0) {
@@ -374,7 +469,7 @@ private:
             verdict = (c.higherIsBetter ? r >= c.target : r <= c.target) ? "met" : "MISSED";
         }
         std::printf("%-30s %11s %11s  %-30s %11s %11s  %7.3fx %7.3fx  %-13s %s\n",
-                    c.name.c_str(), format(tr).c_str(), format(tc).c_str(), c.baseline.c_str(),
+                    c.name.c_str(), format(tr).c_str(), format(tc).c_str(), baseline.c_str(),
                     format(br).c_str(), format(bc).c_str(), rr, rc, target.c_str(), verdict);
         return c.metric == Metric::realTime ? rr : rc;
     }

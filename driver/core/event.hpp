@@ -75,8 +75,12 @@ public:
     // The signal for the host's calls (synchronize, query, host signal and
     // reset), which may come from a thread other than the one appending: a
     // counter-based event may take a fresh signal meanwhile, and the copy
-    // keeps the one the call looks at alive.
-    std::shared_ptr<Signal> currentSignal() const { return std::atomic_load(&signal_); }
+    // keeps the one the call looks at alive. Only a counter-based event ever
+    // replaces its signal, so only its copy needs the atomic load (a lock in
+    // the standard library), which would otherwise cost every query and reset.
+    std::shared_ptr<Signal> currentSignal() const {
+        return counterBased_ ? std::atomic_load(&signal_) : signal_;
+    }
     // Before a command that will signal this event is enqueued: a
     // counter-based event takes a fresh Signal for it. The one before stays
     // alive until it is set, since commands enqueued earlier may wait on it

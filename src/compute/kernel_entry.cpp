@@ -115,30 +115,6 @@ void KernelEntry::append(ze_command_list_handle_t list, const ArgValue *values, 
     checkZe(r, "zeCommandListAppendLaunchKernel");
 }
 
-namespace {
-
-// The value of 1, 2, 4 or 8 bytes at p, zero-extended: copies of a constant
-// size compile to one load, not a call (pointers are the common case).
-uint64_t wordAt(const void *p, size_t size) {
-    uint64_t w = 0;
-    switch (size) {
-    case 8:
-        std::memcpy(&w, p, 8);
-        break;
-    case 4:
-        std::memcpy(&w, p, 4);
-        break;
-    case 2:
-        std::memcpy(&w, p, 2);
-        break;
-    default:
-        std::memcpy(&w, p, size);
-    }
-    return w;
-}
-
-} // namespace
-
 KernelEntry::~KernelEntry() {
     if (imported)
         kernel_handles::release(handle);
@@ -148,26 +124,13 @@ KernelEntry::~KernelEntry() {
         zeModuleDestroy(ownedModule);
 }
 
-bool KernelEntry::SetArg::holds(const ArgValue &v) const {
-    if (size != v.size || local != (v.ptr == nullptr))
-        return false;
-    if (local)
-        return true;
-    if (v.size <= sizeof word)
-        return wordAt(v.ptr, v.size) == word;
+bool KernelEntry::SetArg::holdsBytes(const ArgValue &v) const {
     return std::memcmp(bytes.data(), v.ptr, v.size) == 0;
 }
 
-void KernelEntry::SetArg::keep(const ArgValue &v) {
-    local = v.ptr == nullptr;
-    word = 0;
-    if (!local && v.size <= sizeof word)
-        word = wordAt(v.ptr, v.size);
-    else if (!local) {
-        const auto *b = static_cast<const uint8_t *>(v.ptr);
-        bytes.assign(b, b + v.size);
-    }
-    size = v.size;
+void KernelEntry::SetArg::keepBytes(const ArgValue &v) {
+    const auto *b = static_cast<const uint8_t *>(v.ptr);
+    bytes.assign(b, b + v.size);
 }
 
 std::array<uint32_t, 3> KernelEntry::suggestGroupSize(const uint32_t global[3]) {

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -92,8 +93,45 @@ private:
         uint64_t word = 0;
         std::vector<uint8_t> bytes;
 
-        bool holds(const ArgValue &v) const;
-        void keep(const ArgValue &v);
+        // Both run for every argument of every launch: inline, with the
+        // word case (pointers) first.
+        bool holds(const ArgValue &v) const {
+            if (size != v.size || local != (v.ptr == nullptr))
+                return false;
+            if (local)
+                return true;
+            return v.size <= sizeof word ? wordAt(v.ptr, v.size) == word : holdsBytes(v);
+        }
+        void keep(const ArgValue &v) {
+            local = v.ptr == nullptr;
+            size = v.size;
+            word = !local && v.size <= sizeof word ? wordAt(v.ptr, v.size) : 0;
+            if (!local && v.size > sizeof word)
+                keepBytes(v);
+        }
+
+    private:
+        bool holdsBytes(const ArgValue &v) const;
+        void keepBytes(const ArgValue &v);
+        // The value of 1, 2, 4 or 8 bytes at p, zero-extended: copies of a
+        // constant size compile to one load, not a call.
+        static uint64_t wordAt(const void *p, size_t size) {
+            uint64_t w = 0;
+            switch (size) {
+            case 8:
+                std::memcpy(&w, p, 8);
+                break;
+            case 4:
+                std::memcpy(&w, p, 4);
+                break;
+            case 2:
+                std::memcpy(&w, p, 2);
+                break;
+            default:
+                std::memcpy(&w, p, size);
+            }
+            return w;
+        }
     };
 
     std::mutex launchMutex_; // guards the handle's argument state and the members below

@@ -79,13 +79,17 @@ EventPool &Engine::timestampEvents() {
             static_cast<uint32_t>(std::strtoul(options().eventPoolChunk.c_str(), nullptr, 10));
         timestampEvents_ = std::make_unique<EventPool>(context_, device_, chunk,
                                                        ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP);
+        timestampPool_.store(timestampEvents_.get(), std::memory_order_release);
     });
     return *timestampEvents_;
 }
 
 EventPool &Engine::poolOf(ze_event_handle_t event) {
-    EventPool *pool = EventPool::poolOf(event);
-    return pool && pool == timestampEvents_.get() ? *pool : *events_;
+    // Until a profiling stream made the timestamp pool, every event of the
+    // engine is events_'s: no lookup in the registry of all pools (a global
+    // lock), which would cost every release of a returned event.
+    EventPool *timed = timestampPool_.load(std::memory_order_acquire);
+    return timed && EventPool::poolOf(event) == timed ? *timed : *events_;
 }
 
 void Engine::checkAllocationSize(size_t size) const {

@@ -105,6 +105,7 @@ private:
     std::unique_ptr<EventPool> events_;
     std::once_flag timestampEventsOnce_;
     std::unique_ptr<EventPool> timestampEvents_;
+    std::atomic<EventPool *> timestampPool_{nullptr}; // timestampEvents_ once made, for poolOf
     ze_event_handle_t probeEvent_ = nullptr; // from events_, never released
     std::unique_ptr<KernelCache> kernels_;
     UsmRanges usmRanges_;
