@@ -189,9 +189,17 @@ void Kernel::execute(Stream &stream, size_t nargs, const imex_l0_exec_arg_t *arg
     SmallBuffer<ArgValue> values(nargs);
     SmallBuffer<void *> slots(nargs); // pointer values of memory-object arguments
     for (size_t i = 0; i < nargs; ++i) {
-        values[i] = resolve(args[i], k.args[i], i, k, engine(), slots[i]);
-        if (rawValue(args[i].type) == imex_l0_arg_usm && args[i].ptr)
-            checkUsm(i, args[i].ptr);
+        const imex_l0_exec_arg_t &arg = args[i];
+        const bool usm = rawValue(arg.type) == imex_l0_arg_usm;
+        const imex_l0_arg_kind_t kind = k.args[i].kind;
+        // A USM pointer for a pointer argument, the common case, needs none
+        // of resolve()'s checks: only the pointer's own (checkUsm).
+        if (usm && (kind == imex_l0_arg_kind_global || kind == imex_l0_arg_kind_constant))
+            values[i] = {sizeof(void *), &arg.ptr};
+        else
+            values[i] = resolve(arg, k.args[i], i, k, engine(), slots[i]);
+        if (usm && arg.ptr)
+            checkUsm(i, arg.ptr);
     }
 
     uint32_t size[3];
