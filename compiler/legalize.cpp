@@ -32,6 +32,7 @@
 // dies on.
 #include "legalize.hpp"
 
+#include "bit_select.hpp"
 #include "legalize_passes.hpp"
 
 #include <llvm/ADT/Triple.h>
@@ -88,6 +89,7 @@ std::string runPipeline(llvm::Module &module, unsigned optLevel) {
     tuning.LoopVectorization = false;
     tuning.SLPVectorization = false;
     llvm::PassBuilder builder(nullptr, tuning);
+    addBitSelect(builder);
 
     // There is no C library on the device: the optimiser must not turn code
     // into calls to memcpy/puts/... that the device cannot resolve.

@@ -1,5 +1,7 @@
 #include "ptx_translator.hpp"
 
+#include "bit_select.hpp"
+
 #include "image_builtins.hpp"
 #include "libdevice_math.hpp"
 #include "missing_builtins.hpp"
@@ -444,6 +446,7 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
     llvm::ModuleAnalysisManager modules;
     llvm::PassBuilder builder(&machine);
     addUnrollHints(builder);
+    imex_l0::compiler::addBitSelect(builder);
     builder.registerModuleAnalyses(modules);
     builder.registerCGSCCAnalyses(sccs);
     builder.registerFunctionAnalyses(functions);

@@ -164,6 +164,46 @@ define i32 @f(i32 %x) {
 }
 
 // ---------------------------------------------------------------------------
+// Bit selects (compiler/bit_select.hpp): MD5's F and G feeding its sums.
+// Without the rewrite, Reassociate turns the select's `or` into an `add` and
+// spreads its halves over the sum.
+
+Reproducer bitSelectReproducer() {
+    Reproducer r;
+    r.source = R"(
+#define F(x, y, z) ((x & y) | ((~x) & z))
+#define G(x, y, z) ((x & z) | ((~z) & y))
+__kernel void k(__global const int *in, __global int *out, int n) {
+  int i = get_global_id(0);
+  uint x = in[i], y = in[i + 1], z = in[i + 2];
+  uint a = x + F(x, y, z) + 0xd76aa478u + (uint)n;
+  out[i] = (int)(a + G(y, z, a) + 0xe8c7b756u);
+})";
+    r.optLevel = 3; // the pipeline with Reassociate (-O2 leaves it to the device's compiler)
+    r.n = 12345;
+    r.in = legalize_test::testInput(r.globalSize + 2, 7);
+    r.outInitial.assign(r.globalSize, -1);
+    r.host = [](const std::vector<int32_t> &in, std::vector<int32_t> &out, int32_t n, uint32_t i) {
+        const uint32_t x = uint32_t(in[i]), y = uint32_t(in[i + 1]), z = uint32_t(in[i + 2]);
+        const uint32_t a = x + ((x & y) | (~x & z)) + 0xd76aa478u + uint32_t(n);
+        out[i] = int32_t(a + ((y & a) | (~a & z)) + 0xe8c7b756u);
+    };
+    return r;
+}
+
+TEST(BitSelect, StaysOneSelectThroughTheSumAndComputes) {
+    const Reproducer r = bitSelectReproducer();
+    llvm::LLVMContext context;
+    std::unique_ptr<llvm::Module> module;
+    std::vector<uint32_t> spirv = oursSpirv(r, context, &module);
+    ASSERT_TRUE(module);
+    // Each select is ((a ^ b) & m) ^ b: no `or` is left to become an add.
+    EXPECT_EQ(countInstructions(*module, "or"), 0u);
+    EXPECT_EQ(countInstructions(*module, "and"), 2u);
+    runAndCheck(r, spirv);
+}
+
+// ---------------------------------------------------------------------------
 // Entry-block allocas: InstCombine can leave a cast between two of them, and
 // translator 15 then writes an instruction before an OpVariable.
 
