@@ -19,7 +19,14 @@
 //                            kept there (<case>_<variant>.<buffer>.bin);
 //   BENCH_REFERENCE_OUTPUTS=dir   and compared with those of another run
 //                            (the CPU driver's against the GPU driver's);
-//   BENCH_NVIDIA_PTX_DIR=dir the platform's program binaries.
+//   BENCH_NVIDIA_PTX_DIR=dir the platform's program binaries;
+//   BENCH_COMPARE_ONLY=name  run-and-compare (scripts/run_compare.sh): only
+//                            the case of that name, once, as built by
+//                            default, its outputs compared, nothing timed;
+//                            a side that does not build (or a platform not
+//                            found) leaves the other to run, and a launch
+//                            says so before it starts (a fault ends the
+//                            process: the script reports it).
 // Without the platform (on the GPU machine NVIDIA's must be registered with
 // the ICD loader: as root, echo libnvidia-opencl.so.1 >
 // /etc/OpenCL/vendors/nvidia.icd) it says it skipped.
@@ -214,7 +221,8 @@ public:
         zeModuleBuildLogDestroy(buildLog);
         ze_kernel_desc_t kd = {ZE_STRUCTURE_TYPE_KERNEL_DESC};
         kd.pKernelName = c.kernel.c_str();
-        BENCH_ZE(zeKernelCreate(module_, &kd, &kernel_));
+        if (zeKernelCreate(module_, &kd, &kernel_) != ZE_RESULT_SUCCESS)
+            throw NotBuilt("the module of " + c.name + " has no kernel " + c.kernel);
         buildSeconds = since(start);
         BENCH_ZE(zeKernelSetGroupSize(kernel_, uint32_t(c.local[0]), uint32_t(c.local[1]),
                                       uint32_t(c.local[2])));
@@ -312,13 +320,16 @@ std::vector<uint8_t> sample(const std::vector<uint8_t> &bytes, size_t elementSiz
 // directory BENCH_SAVE_OUTPUTS names, or compared with those of an earlier
 // run in BENCH_REFERENCE_OUTPUTS (another driver's: the CPU driver's
 // against the GPU driver's).
-void compareOutputs(const Case &c, Side &ours, Side &theirs, const std::string &label) {
+// theirs may be null (run-and-compare, where the platform did not build it).
+void compareOutputs(const Case &c, Side &ours, Side *theirs, const std::string &label) {
     const char *save = std::getenv("BENCH_SAVE_OUTPUTS");
     const char *reference = std::getenv("BENCH_REFERENCE_OUTPUTS");
     for (size_t b = 0; b < c.buffers.size(); ++b) {
         const bench::suite::Buffer &buffer = c.buffers[b];
         const std::vector<uint8_t> x = ours.output(b);
-        printDifference("OpenCL", label, b, bench::suite::compare(buffer, x, theirs.output(b)));
+        if (theirs)
+            printDifference("OpenCL", label, b,
+                            bench::suite::compare(buffer, x, theirs->output(b)));
         if (x == buffer.init)
             continue;
         const std::vector<uint8_t> kept = sample(x, bench::suite::elementSize(buffer.element));
@@ -339,8 +350,9 @@ void compareOutputs(const Case &c, Side &ours, Side &theirs, const std::string &
 }
 
 // The suites to run: BENCH_KERNEL_SUITE, files separated by ':', or this
-// project's kernels (kernels/math/cases.txt).
-std::vector<Case> suiteCases() {
+// project's kernels (kernels/math/cases.txt); only the case named `only`
+// if not empty.
+std::vector<Case> suiteCases(const std::string &only) {
     const char *given = std::getenv("BENCH_KERNEL_SUITE");
     std::string list = given ? given : IMEX_BENCH_MATH_KERNELS_DIR "/cases.txt";
     std::vector<Case> all;
@@ -348,11 +360,45 @@ std::vector<Case> suiteCases() {
     while (begin <= list.size()) {
         const size_t end = std::min(list.find(':', begin), list.size());
         if (end > begin)
-            for (Case &c : bench::suite::readSuite(list.substr(begin, end - begin)))
+            for (Case &c : bench::suite::readSuite(list.substr(begin, end - begin), only))
                 all.push_back(std::move(c));
         begin = end + 1;
     }
     return all;
+}
+
+// Run-and-compare of one case (BENCH_COMPARE_ONLY): each side built and
+// launched once, as built by default, the outputs compared; without the
+// platform (device null: none of that name) ours alone. Every step is
+// announced on stdout before it starts, so that a process that dies or
+// hangs tells where.
+int compareOnly(bench::ZeSetup &ze, cl_device_id device, const Case &c) {
+    const std::string label = c.name + "_plain";
+    std::unique_ptr<Side> ours, theirs;
+    try {
+        ours = std::make_unique<OurSide>(ze, c, c.options);
+    } catch (const NotBuilt &e) {
+        std::printf("not built: ours: %s\n", e.what());
+    }
+    try {
+        if (device)
+            theirs = std::make_unique<OpenClSide>(device, c, c.options, "plain");
+    } catch (const NotBuilt &e) {
+        std::printf("not built: OpenCL: %s\n", e.what());
+    }
+    if (theirs) {
+        std::printf("launch OpenCL\n");
+        std::fflush(stdout);
+        theirs->launch();
+    }
+    if (ours) {
+        std::printf("launch ours\n");
+        std::fflush(stdout);
+        ours->launch();
+        compareOutputs(c, *ours, theirs.get(), label);
+    }
+    std::printf("ran %s\n", label.c_str());
+    return 0;
 }
 
 } // namespace
@@ -360,8 +406,9 @@ std::vector<Case> suiteCases() {
 int main(int argc, char **argv) {
     bench::useBuiltDriver();
     const char *platform = std::getenv("BENCH_OPENCL_PLATFORM");
+    const char *only = std::getenv("BENCH_COMPARE_ONLY");
     cl_device_id device = openclDevice(platform ? platform : "NVIDIA");
-    if (device == nullptr) {
+    if (device == nullptr && !only) {
         std::printf("skipped: no OpenCL platform named %s (on an NVIDIA GPU: libnvidia-opencl.so.1 "
                     "registered in /etc/OpenCL/vendors)\n",
                     platform ? platform : "NVIDIA");
@@ -369,12 +416,19 @@ int main(int argc, char **argv) {
     }
     static std::vector<Case> all;
     try {
-        all = suiteCases();
+        all = suiteCases(only ? only : "");
     } catch (const std::exception &e) {
         std::fprintf(stderr, "%s\n", e.what());
         return 1;
     }
     static bench::ZeSetup ze;
+    if (only) {
+        if (all.empty()) {
+            std::fprintf(stderr, "no case named %s in the suite\n", only);
+            return 1;
+        }
+        return compareOnly(ze, device, all.front());
+    }
     static std::vector<std::unique_ptr<Side>> sides;
     std::vector<bench::Comparison> comparisons;
     double buildRatios = 0;
@@ -399,7 +453,7 @@ int main(int argc, char **argv) {
             ++built;
             ours->launch();
             theirs->launch();
-            compareOutputs(c, *ours, *theirs, label);
+            compareOutputs(c, *ours, theirs.get(), label);
             const std::string oursName = "Ours_" + label, theirName = "OpenCL_" + label;
             const std::pair<std::string, Side *> registered[] = {{oursName, ours.get()},
                                                                  {theirName, theirs.get()}};

@@ -239,7 +239,7 @@ std::string Case::source() const {
     return text;
 }
 
-std::vector<Case> readSuite(const std::string &path) {
+std::vector<Case> readSuite(const std::string &path, const std::string &only) {
     std::ifstream in(path);
     if (!in)
         throw std::runtime_error("cannot read the suite " + path);
@@ -252,7 +252,7 @@ std::vector<Case> readSuite(const std::string &path) {
         std::vector<std::string> tokens;
         for (std::string w; words >> w;)
             tokens.push_back(w);
-        if (tokens.empty() || tokens[0][0] == '#')
+        if (tokens.empty() || tokens[0][0] == '#' || (!only.empty() && tokens[0] != only))
             continue;
         try {
             cases.push_back(parseCase(tokens, dir));

@@ -57,9 +57,10 @@ struct Case {
     std::string source() const; // the files, concatenated
 };
 
-// The cases of a suite file; std::runtime_error naming the file and line
+// The cases of a suite file (only the one named `only`, if not empty: the
+// others' inputs are not made); std::runtime_error naming the file and line
 // where one is malformed.
-std::vector<Case> readSuite(const std::string &path);
+std::vector<Case> readSuite(const std::string &path, const std::string &only = "");
 
 // How two versions of a buffer differ: elements that differ and, for
 // floating-point ones, the largest difference relative to the largest

@@ -19,10 +19,14 @@
 #                       does not hold): the suite, the files it names and
 #                       the headers beside them, and reference/, the CPU
 #                       driver's outputs of the suite (run here, on PoCL);
+#         compare.tar.xz with RUN_COMPARE_SUITE=<suite file> (generic
+#                       inputs: scripts/suite_from_sources.py): the suite,
+#                       its files and the CPU driver's run of it against
+#                       PoCL (scripts/run_compare.py), for `run compare`;
 #         sycl.tar.xz   with the SYCL tests built (IMEX_L0_BUILD_SYCL): the
 #                       SYCL runtime's libraries and the Level Zero loader
 #                       it needs (.deps/, docs/sycl.md) (made once);
-#   bash scripts/gpu_check.sh run [benchmarks|launch|peers|math|sycl|model]
+#   bash scripts/gpu_check.sh run [benchmarks|launch|peers|math|compare|sycl|model]
 #                                       there: unpacks them, makes the paths
 #       compiled into the programs valid (the repository at this machine's
 #       path, clang's resource directory), and runs, each with a time limit
@@ -36,6 +40,10 @@
 #       with `math`, the builtins' suite and the kernels against NVIDIA's
 #       OpenCL on the same sources, bench_cuda_vs_opencl (with the packed
 #       kernel suite too, its outputs also compared with the CPU driver's);
+#       with `compare`, run-and-compare of the packed suite (each kernel
+#       in a process of its own on libze_cuda.so and NVIDIA's OpenCL, its
+#       outputs against NVIDIA's and the CPU driver's, faults and hangs
+#       reported);
 #       with `model`, the
 #       USM, lists and kernels suites and the driver's suites of virtual
 #       memory, IPC and images and the pitched copies' benchmark
@@ -111,23 +119,50 @@ pack_stack() {
     rm -rf "$stack"
 }
 
+# copy_suite_files <suite file> <dir>: the files a suite names and the
+# headers beside them, at their paths relative to the suite file, under dir.
+copy_suite_files() {
+    local from
+    from=$(cd "$(dirname "$1")" && pwd -P)
+    awk '!/^#/ && NF { print $2 }' "$1" | tr '+' '\n' | xargs -n1 dirname |
+        sort -u | while read -r dir; do
+            mkdir -p "$2/$dir"
+            find "$from/$dir" -maxdepth 1 -type f \( -name '*.cl' -o -name '*.h' -o -name '*.hpp' \
+                -o -name '*.clh' \) -exec cp {} "$2/$dir/" \;
+        done
+}
+
 # The suite BENCH_KERNEL_SUITE names, with its files and the headers beside
 # them, into $OUT_DIR/kernel_suite; the CPU driver's outputs of it (on PoCL)
 # into kernel_suite/reference, for the GPU run to compare with.
 pack_kernel_suite() {
-    local from pack="$OUT_DIR/kernel_suite"
-    from=$(cd "$(dirname "$BENCH_KERNEL_SUITE")" && pwd -P)
+    local pack="$OUT_DIR/kernel_suite"
     rm -rf "$pack" && mkdir -p "$pack/reference"
     cp "$BENCH_KERNEL_SUITE" "$pack/suite.txt"
-    awk '!/^#/ && NF { print $2 }' "$BENCH_KERNEL_SUITE" | tr '+' '\n' | xargs -n1 dirname |
-        sort -u | while read -r dir; do
-            mkdir -p "$pack/$dir"
-            find "$from/$dir" -maxdepth 1 -type f \( -name '*.cl' -o -name '*.h' -o -name '*.hpp' \
-                -o -name '*.clh' \) -exec cp {} "$pack/$dir/" \;
-        done
+    copy_suite_files "$BENCH_KERNEL_SUITE" "$pack"
     ZE_ENABLE_ALT_DRIVERS="$PWD/$BUILD_DIR/driver/libze_opencl.so" BENCH_OPENCL_PLATFORM=Portable \
         BENCH_KERNEL_SUITE="$pack/suite.txt" BENCH_SAVE_OUTPUTS="$pack/reference" \
         "$BUILD_DIR/benchmarks/bench_cuda_vs_opencl" --benchmark_filter='^$' >"$pack/reference.log"
+}
+
+# The suite RUN_COMPARE_SUITE names (scripts/suite_from_sources.py makes one
+# with generic inputs), its files, and the CPU driver's run of it against
+# PoCL (scripts/run_compare.py: reference.txt, its table; reference/, the
+# outputs), into $OUT_DIR/compare.tar.xz for `run compare`.
+pack_compare_suite() {
+    local pack
+    pack=$(mktemp -d)
+    cp "$RUN_COMPARE_SUITE" "$pack/suite.txt"
+    copy_suite_files "$RUN_COMPARE_SUITE" "$pack"
+    mkdir -p "$pack/reference"
+    ZE_ENABLE_ALT_DRIVERS="$PWD/$BUILD_DIR/driver/libze_opencl.so" BENCH_OPENCL_PLATFORM=Portable \
+        BENCH_SAVE_OUTPUTS="$pack/reference" scripts/run_compare.py \
+        "$BUILD_DIR/benchmarks/bench_cuda_vs_opencl" "$pack/suite.txt" "$pack/logs" \
+        --timeout 120 >"$pack/reference.txt"
+    rm -rf "$pack/logs"
+    tail -20 "$pack/reference.txt"
+    XZ_OPT=-9 tar -C "$pack" -cJf "$OUT_DIR/compare.tar.xz" .
+    rm -rf "$pack"
 }
 
 case "${1:-}" in
@@ -177,6 +212,7 @@ prepare)
     [ -f "$OUT_DIR/stack.tar.xz" ] || pack_stack
     if sycl_built; then [ -f "$OUT_DIR/sycl.tar.xz" ] || pack_sycl; fi
     [ -n "${BENCH_KERNEL_SUITE:-}" ] && pack_kernel_suite
+    [ -n "${RUN_COMPARE_SUITE:-}" ] && pack_compare_suite
 
     tree=$(mktemp -d)
     files+=("${GPU_PROGRAMS[@]}" "${aot[@]}")
@@ -285,6 +321,29 @@ run)
         [ ${#failed[@]} -eq 0 ]
         exit
     fi
+    # Run-and-compare (scripts/run_compare.py) of the packed suite: each
+    # kernel on libze_cuda.so and on NVIDIA's OpenCL, its outputs compared
+    # with NVIDIA's and with the CPU driver's (reference/).
+    run_compare() {
+        if [ ! -f "$OUT_DIR/compare.tar.xz" ]; then
+            echo "=== run_compare: not packed (prepare with RUN_COMPARE_SUITE=<suite file>)"
+            return
+        fi
+        local dir=/tmp/ze_compare
+        rm -rf "$dir" && mkdir -p "$dir" && tar -C "$dir" -xJf "$OUT_DIR/compare.tar.xz"
+        [ -w /etc/OpenCL/vendors ] && echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
+        section run_compare 540 env ZE_ENABLE_ALT_DRIVERS="$cuda_driver" \
+            BENCH_REFERENCE_OUTPUTS="$dir/reference" scripts/run_compare.py \
+            "$b/benchmarks/bench_cuda_vs_opencl" "$dir/suite.txt" "$dir/logs" --jobs 8 --timeout 60
+        rm -f /etc/OpenCL/vendors/nvidia.icd
+    }
+    if [ "${2:-}" = compare ]; then
+        unset ZE_ENABLE_VALIDATION_LAYER ZE_ENABLE_PARAMETER_VALIDATION
+        run_compare
+        echo "=== summary: ${#failed[@]} failed${failed[*]:+: ${failed[*]}}"
+        [ ${#failed[@]} -eq 0 ]
+        exit
+    fi
     if [ "${2:-}" = math ]; then
         # The math of the translation: its accuracy and its speed against
         # NVIDIA's OpenCL on the same sources.
@@ -388,6 +447,7 @@ run)
     section bench_cuda_peer 120 "$b/benchmarks/bench_cuda_peer" --benchmark_min_time=0.5
     section bench_launch 180 "$b/benchmarks/bench_launch" --benchmark_min_time=0.2
     nvidia_opencl
+    run_compare
     echo "=== summary: ${#failed[@]} failed${failed[*]:+: ${failed[*]}}"
     [ ${#failed[@]} -eq 0 ]
     ;;
