@@ -191,6 +191,32 @@ private:
 // Launches between two host synchronisations in the pipelined cases.
 constexpr int64_t kBatch = 64;
 
+// The events a pipelined case signals: kBatch of a pool of their own, event
+// n % kBatch for launch n, all reset after a batch's wait.
+class BatchEvents {
+public:
+    explicit BatchEvents(const ZeSetup &ze) : pool_(ze.createEventPool(uint32_t(kBatch))) {
+        for (uint32_t i = 0; i < kBatch; ++i)
+            events_.push_back(ZeSetup::createEvent(pool_, i));
+    }
+    ~BatchEvents() {
+        for (ze_event_handle_t e : events_)
+            zeEventDestroy(e);
+        zeEventPoolDestroy(pool_);
+    }
+    BatchEvents(const BatchEvents &) = delete;
+    BatchEvents &operator=(const BatchEvents &) = delete;
+    ze_event_handle_t forLaunch(int64_t n) const { return events_[size_t(n % kBatch)]; }
+    void resetAll() const {
+        for (ze_event_handle_t e : events_)
+            BENCH_ZE(zeEventHostReset(e));
+    }
+
+private:
+    ze_event_pool_handle_t pool_;
+    std::vector<ze_event_handle_t> events_;
+};
+
 // The pipelined launch loop of a case: launch() per iteration, wait() every
 // kBatch launches, after a warm-up of two batches (first launches, pools
 // grown to their steady size) and at the end.

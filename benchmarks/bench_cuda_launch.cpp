@@ -157,25 +157,13 @@ void Launch_L0(benchmark::State &state) {
     run(state, [](int64_t) { l0().launch(nullptr); }, [] { l0().ze.syncList(); });
 }
 
-// Launch_L0_Event's events: launch n signals event n % kBatch; all are reset
-// after the batch's wait.
+// Launch_L0_Event's events, reset after each batch's wait.
 struct L0Events {
-    ze_event_pool_handle_t pool = l0().ze.createEventPool(uint32_t(bench::kBatch));
-    std::vector<ze_event_handle_t> events;
-    L0Events() {
-        for (uint32_t i = 0; i < bench::kBatch; ++i)
-            events.push_back(bench::ZeSetup::createEvent(pool, i));
-    }
-    ~L0Events() {
-        for (ze_event_handle_t e : events)
-            zeEventDestroy(e);
-        zeEventPoolDestroy(pool);
-    }
-    void launch(int64_t n) { l0().launch(events[size_t(n % bench::kBatch)]); }
+    bench::BatchEvents events{l0().ze};
+    void launch(int64_t n) { l0().launch(events.forLaunch(n)); }
     void sync() {
         l0().ze.syncList();
-        for (ze_event_handle_t e : events)
-            BENCH_ZE(zeEventHostReset(e));
+        events.resetAll();
     }
 };
 

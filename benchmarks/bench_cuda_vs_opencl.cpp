@@ -224,8 +224,10 @@ public:
         if (zeKernelCreate(module_, &kd, &kernel_) != ZE_RESULT_SUCCESS)
             throw NotBuilt("the module of " + c.name + " has no kernel " + c.kernel);
         buildSeconds = since(start);
-        BENCH_ZE(zeKernelSetGroupSize(kernel_, uint32_t(c.local[0]), uint32_t(c.local[1]),
-                                      uint32_t(c.local[2])));
+        if (zeKernelSetGroupSize(kernel_, uint32_t(c.local[0]), uint32_t(c.local[1]),
+                                 uint32_t(c.local[2])) != ZE_RESULT_SUCCESS)
+            throw NotBuilt("the driver refuses the group size of " + c.name +
+                           " for its kernel (its reqd_work_group_size?)");
         ze_device_mem_alloc_desc_t dd = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
         for (const bench::suite::Buffer &b : c.buffers) {
             void *p = nullptr;

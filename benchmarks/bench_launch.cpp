@@ -164,25 +164,12 @@ void ExecuteNewArgs_Library(benchmark::State &state) {
     executeWithoutEvent<LibraryKernel>(state, __func__, true);
 }
 
-// The raw side's events: a pool of kBatch, launch n signalling event n, all
-// reset after the batch's wait.
+// The raw side's events: launch n signals event n % kBatch, all reset after
+// the batch's wait.
 struct RawEvents {
-    ze_event_pool_handle_t pool = setup().ze.createEventPool(uint32_t(bench::kBatch));
-    std::vector<ze_event_handle_t> events;
-    RawEvents() {
-        for (uint32_t i = 0; i < bench::kBatch; ++i)
-            events.push_back(bench::ZeSetup::createEvent(pool, i));
-    }
-    ~RawEvents() {
-        for (ze_event_handle_t e : events)
-            zeEventDestroy(e);
-        zeEventPoolDestroy(pool);
-    }
-    void launch(const RawKernel &k, int64_t n) { k.launch(events[size_t(n % bench::kBatch)]); }
-    void giveBack() {
-        for (ze_event_handle_t e : events)
-            BENCH_ZE(zeEventHostReset(e));
-    }
+    bench::BatchEvents events{setup().ze};
+    void launch(const RawKernel &k, int64_t n) { k.launch(events.forLaunch(n)); }
+    void giveBack() { events.resetAll(); }
 };
 
 // The library's side: each launch returns an event, all released after the

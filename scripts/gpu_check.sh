@@ -284,14 +284,19 @@ run)
             "$b/benchmarks/bench_cuda_vs_opencl" --benchmark_repetitions=7
         rm -f /etc/OpenCL/vendors/nvidia.icd
     }
+    # unpack <pack> <dir> <why it may be missing>: the pack of $OUT_DIR in
+    # dir (emptied first), or a line saying it was not packed (status 1).
+    unpack() {
+        if [ ! -f "$OUT_DIR/$1" ]; then
+            echo "=== ${1%%.*}: not packed ($3)"
+            return 1
+        fi
+        rm -rf "$2" && mkdir -p "$2" && tar -C "$2" -xJf "$OUT_DIR/$1"
+    }
     # SYCL on libze_cuda.so: the runtime's libraries and its loader first.
     sycl_checks() {
-        if [ ! -f "$OUT_DIR/sycl.tar.xz" ]; then
-            echo "=== sycl: not packed (the build has no SYCL tests)"
-            return
-        fi
         local dir=/tmp/ze_gpu_sycl
-        rm -rf "$dir" && mkdir -p "$dir" && tar -C "$dir" -xJf "$OUT_DIR/sycl.tar.xz"
+        unpack sycl.tar.xz "$dir" "the build has no SYCL tests" || return 0
         local vars=(LD_LIBRARY_PATH="$dir:$LD_LIBRARY_PATH" ONEAPI_DEVICE_SELECTOR='level_zero:*'
             ZE_ENABLE_ALT_DRIVERS="$cuda_driver")
         # The driver's entry points of Level Zero 1.6+ through that loader.
@@ -325,12 +330,8 @@ run)
     # kernel on libze_cuda.so and on NVIDIA's OpenCL, its outputs compared
     # with NVIDIA's and with the CPU driver's (reference/).
     run_compare() {
-        if [ ! -f "$OUT_DIR/compare.tar.xz" ]; then
-            echo "=== run_compare: not packed (prepare with RUN_COMPARE_SUITE=<suite file>)"
-            return
-        fi
         local dir=/tmp/ze_compare
-        rm -rf "$dir" && mkdir -p "$dir" && tar -C "$dir" -xJf "$OUT_DIR/compare.tar.xz"
+        unpack compare.tar.xz "$dir" "prepare with RUN_COMPARE_SUITE=<suite file>" || return 0
         [ -w /etc/OpenCL/vendors ] && echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
         section run_compare 540 env ZE_ENABLE_ALT_DRIVERS="$cuda_driver" \
             BENCH_REFERENCE_OUTPUTS="$dir/reference" scripts/run_compare.py \

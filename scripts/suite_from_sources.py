@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A kernel suite (benchmarks/kernel_suite.hpp) with generic inputs for every
-kernel of some OpenCL C files, for run-and-compare (scripts/run_compare.sh):
+kernel of some OpenCL C files, for run-and-compare (scripts/run_compare.py):
 the same inputs on every driver, whatever the kernel means.
 
     scripts/suite_from_sources.py SUITE_DIR FILE.cl... > SUITE_DIR/generic.txt
@@ -10,7 +10,8 @@ signature: 4096 work-items in groups of 64 (or its reqd_work_group_size);
 each global or constant pointer a buffer of 16384 elements of its type (64
 bytes per element for a struct), floating point in [0, 1), integers in
 [0, 64) so that values used as indices stay inside the buffers; integer
-scalars 64, floating-point ones 0.5; local pointers 8 KiB. A kernel that
+scalars 16 (sizes: a 3D kernel's 16^3 points stay inside the buffers),
+floating-point ones 0.5; local pointers 8 KiB. A kernel that
 takes what such inputs cannot give (images, samplers, structs by value,
 pointers to pointers) is left out, with a comment saying why; so is one
 whose signature is written with macros.
@@ -23,6 +24,9 @@ GLOBAL = 4096
 LOCAL = 64
 ELEMENTS = 4 * GLOBAL
 LOCAL_BYTES = 8192
+# Integer scalars are mostly sizes: 16 keeps a 3D kernel's 16^3 points
+# inside the buffers.
+INTEGER = 16
 STRUCT_BYTES = 64
 
 SCALARS = {
@@ -36,8 +40,9 @@ SCALARS = {
     'int8_t': 'i8', 'uint8_t': 'u8', 'int16_t': 'i16', 'uint16_t': 'u16',
 }
 OPAQUE = ('image1d', 'image2d', 'image3d', 'sampler_t', 'event_t', 'queue_t', 'pipe', 'clk_event')
-KERNEL = re.compile(r'(?:__kernel|\bkernel)\s+(?:__attribute__\s*\(\((.*?)\)\)\s*)*void\s+(\w+)\s*\(([^)]*)\)',
-                    re.S)
+# Attributes (reqd_work_group_size) come before or after `kernel`.
+KERNEL = re.compile(r'((?:__attribute__\s*\(\(.*?\)\)\s*)*)(?:__kernel|\bkernel)\s+'
+                    r'((?:__attribute__\s*\(\(.*?\)\)\s*)*)void\s+(\w+)\s*\(([^)]*)\)', re.S)
 REQD = re.compile(r'reqd_work_group_size\s*\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\)')
 QUALIFIERS = re.compile(r'\b(__)?(const|restrict|volatile|read_only|write_only|read_write|private)\b|'
                         r'\b__restrict(__)?\b|__attribute__\s*\(\(.*?\)\)')
@@ -86,7 +91,7 @@ def argument(param):
     if kind is None:
         raise ValueError('takes a %s by value' % type_name)
     name, width = kind
-    value = '0.5' if name.startswith('f') else '64'
+    value = '0.5' if name.startswith('f') else str(INTEGER)
     return '%s=%s' % (name, ','.join([value] * width))
 
 
@@ -95,7 +100,12 @@ def cases(suite_dir, path):
     source = re.sub(r'//[^\n]*', '', source)
     relative = os.path.relpath(path, suite_dir)
     stem = re.sub(r'\W', '_', os.path.splitext(relative)[0])
-    for attributes, kernel, params in KERNEL.findall(source):
+    if '+' in relative or re.search(r'\s', relative):
+        # A suite line separates files with '+' and fields with blanks.
+        yield '# %s: left out: its path has a "+" or a blank' % relative
+        return
+    for before, after, kernel, params in KERNEL.findall(source):
+        attributes = before + after
         name = '%s__%s' % (stem, kernel)
         try:
             if '#' in params or re.search(r'\b[A-Z_][A-Z0-9_]{2,}\b', params):
@@ -104,7 +114,7 @@ def cases(suite_dir, path):
         except ValueError as why:
             yield '# %s: left out: %s' % (name, why)
             continue
-        reqd = REQD.search(attributes or '')
+        reqd = REQD.search(attributes)
         if reqd:
             local = [int(v) for v in reqd.groups()]
             scale = [max(1, GLOBAL // (local[0] * local[1] * local[2])), 1, 1]
