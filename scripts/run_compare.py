@@ -104,11 +104,15 @@ def main():
     parser.add_argument('logdir')
     parser.add_argument('--jobs', type=int, default=os.cpu_count())
     parser.add_argument('--timeout', type=float, default=120)
+    parser.add_argument('--check', type=float, metavar='TOLERANCE',
+                        help='exit 1 unless every case ran on both sides and every output is '
+                             'within TOLERANCE of the buffer\'s largest magnitude')
     args = parser.parse_args()
     os.makedirs(args.logdir, exist_ok=True)
     suite = os.path.abspath(args.suite)
     names = case_names(suite)
     totals = {}
+    failures = []
     print('%-70s %-16s %-16s %-10s %s' % ('case', 'ours', 'platform', 'vs platform',
                                            'vs reference'))
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
@@ -118,6 +122,11 @@ def main():
             name, ours, theirs, platform, reference = future.result()
             print('%-70s %-16s %-16s %-10s %s' % (name, ours, theirs, platform, reference))
             sys.stdout.flush()
+            if args.check is not None:
+                far = [v for v in (platform, reference)
+                       if v not in ('same', '-') and float(v) > args.check]
+                if ours != 'ran' or theirs != 'ran' or far:
+                    failures.append(name)
             for key in ('ours ' + ours, 'platform ' + theirs):
                 totals[key] = totals.get(key, 0) + 1
             if ours == 'ran':
@@ -127,6 +136,9 @@ def main():
     print('\n%d cases' % len(names))
     for key in sorted(totals):
         print('  %-32s %d' % (key, totals[key]))
+    if failures:
+        print('\nnot run on both sides, or outputs beyond %g: %s' % (args.check, ' '.join(failures)))
+        sys.exit(1)
 
 
 if __name__ == '__main__':

@@ -95,11 +95,13 @@ def argument(param):
     return '%s=%s' % (name, ','.join([value] * width))
 
 
-def cases(suite_dir, path):
+def cases(suite_dir, names_from, path):
+    """The suite's lines for the kernels of `path`; a case's name is its file's
+    path from the directory `names_from` and the kernel's name."""
     source = open(path, encoding='utf-8', errors='replace').read()
     source = re.sub(r'//[^\n]*', '', source)
     relative = os.path.relpath(path, suite_dir)
-    stem = re.sub(r'\W', '_', os.path.splitext(relative)[0])
+    stem = re.sub(r'\W', '_', os.path.splitext(os.path.relpath(path, names_from))[0])
     if '+' in relative or re.search(r'\s', relative):
         # A suite line separates files with '+' and fields with blanks.
         yield '# %s: left out: its path has a "+" or a blank' % relative
@@ -131,8 +133,9 @@ def main():
         sys.exit(__doc__)
     suite_dir = sys.argv[1]
     print('# generic inputs (scripts/suite_from_sources.py)')
+    names_from = os.path.commonpath([os.path.dirname(os.path.abspath(p)) for p in sys.argv[2:]])
     for path in sys.argv[2:]:
-        for line in cases(suite_dir, path):
+        for line in cases(suite_dir, names_from, os.path.abspath(path)):
             print(line)
 
 
