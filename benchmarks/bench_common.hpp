@@ -260,9 +260,10 @@ void pairedBatches(benchmark::State &state, CaseBatch caseBatch, BaseBatch baseB
         batch();
         auto real1 = std::chrono::steady_clock::now();
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
-        return Times{std::chrono::duration<double>(real1 - real0).count() / double(kBatch),
-                     (double(cpu1.tv_sec - cpu0.tv_sec) + 1e-9 * double(cpu1.tv_nsec - cpu0.tv_nsec)) /
-                         double(kBatch)};
+        return Times{
+            std::chrono::duration<double>(real1 - real0).count() / double(kBatch),
+            (double(cpu1.tv_sec - cpu0.tv_sec) + 1e-9 * double(cpu1.tv_nsec - cpu0.tv_nsec)) /
+                double(kBatch)};
     };
     for (int i = 0; i < 2; ++i) { // first launches, pools grown to their steady size
         caseBatch();
@@ -494,9 +495,9 @@ private:
             double r = c.metric == Metric::realTime ? rr : rc;
             verdict = (c.higherIsBetter ? r >= c.target : r <= c.target) ? "met" : "MISSED";
         }
-        std::printf("%-30s %11s %11s  %-30s %11s %11s  %7.3fx %7.3fx  %-13s %s\n",
-                    c.name.c_str(), format(tr).c_str(), format(tc).c_str(), baseline.c_str(),
-                    format(br).c_str(), format(bc).c_str(), rr, rc, target.c_str(), verdict);
+        std::printf("%-30s %11s %11s  %-30s %11s %11s  %7.3fx %7.3fx  %-13s %s\n", c.name.c_str(),
+                    format(tr).c_str(), format(tc).c_str(), baseline.c_str(), format(br).c_str(),
+                    format(bc).c_str(), rr, rc, target.c_str(), verdict);
         return c.metric == Metric::realTime ? rr : rc;
     }
 

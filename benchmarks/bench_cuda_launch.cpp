@@ -169,7 +169,8 @@ struct L0Events {
 
 void Launch_L0_Event(benchmark::State &state) {
     L0Events events;
-    run(state, [&](int64_t n) { events.launch(n); }, [&] { events.sync(); });
+    run(
+        state, [&](int64_t n) { events.launch(n); }, [&] { events.sync(); });
 }
 
 // The same comparisons, each side's batches alternating in one benchmark
@@ -183,9 +184,9 @@ template <class Launch, class Sync> auto batchOf(Launch launch, Sync sync) {
 }
 
 void Launch_Paired(benchmark::State &state) {
-    bench::pairedBatches(
-        state, batchOf([](int64_t) { l0().launch(nullptr); }, [] { l0().ze.syncList(); }),
-        batchOf([](int64_t) { raw().launch(); }, [] { raw().sync(); }));
+    bench::pairedBatches(state,
+                         batchOf([](int64_t) { l0().launch(nullptr); }, [] { l0().ze.syncList(); }),
+                         batchOf([](int64_t) { raw().launch(); }, [] { raw().sync(); }));
 }
 
 void Launch_Event_Paired(benchmark::State &state) {

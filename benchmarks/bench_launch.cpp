@@ -245,9 +245,13 @@ void pairedWithoutEvent(benchmark::State &state, bool newArgs) {
                          batchOf([&](int64_t n) { raw.launch(nullptr, set(n)); }));
 }
 
-void Execute_Paired(benchmark::State &state) { pairedWithoutEvent(state, false); }
+void Execute_Paired(benchmark::State &state) {
+    pairedWithoutEvent(state, false);
+}
 
-void ExecuteNewArgs_Paired(benchmark::State &state) { pairedWithoutEvent(state, true); }
+void ExecuteNewArgs_Paired(benchmark::State &state) {
+    pairedWithoutEvent(state, true);
+}
 
 void ExecuteEvent_Paired(benchmark::State &state) {
     LibraryKernel library;
@@ -331,19 +335,16 @@ int main(int argc, char **argv) {
     using bench::Metric;
     bench::useBuiltDriver();
     setup(); // engine and stream before the first measurement
-    return bench::runWithSummary(argc, argv,
-                                 {
-                                     {"Execute_Library", "Execute_Raw", 0, Metric::cpuTime},
-                                     {"ExecuteNewArgs_Library", "ExecuteNewArgs_Raw", 0,
-                                      Metric::cpuTime},
-                                     {"ExecuteEvent_Library", "ExecuteEvent_Raw", 0, Metric::cpuTime},
-                                     bench::paired("Execute_Paired", "Execute_Raw", 1.05,
-                                                   Metric::cpuTime),
-                                     bench::paired("ExecuteNewArgs_Paired", "ExecuteNewArgs_Raw",
-                                                   1.05, Metric::cpuTime),
-                                     bench::paired("ExecuteEvent_Paired", "ExecuteEvent_Raw", 1.05,
-                                                   Metric::cpuTime),
-                                     {"KernelCreate_Source_CacheHit", "KernelCreate_Raw", 0},
-                                     {"KernelCreate_Source_CacheHit", "", 10e-6, Metric::cpuTime},
-                                 });
+    return bench::runWithSummary(
+        argc, argv,
+        {
+            {"Execute_Library", "Execute_Raw", 0, Metric::cpuTime},
+            {"ExecuteNewArgs_Library", "ExecuteNewArgs_Raw", 0, Metric::cpuTime},
+            {"ExecuteEvent_Library", "ExecuteEvent_Raw", 0, Metric::cpuTime},
+            bench::paired("Execute_Paired", "Execute_Raw", 1.05, Metric::cpuTime),
+            bench::paired("ExecuteNewArgs_Paired", "ExecuteNewArgs_Raw", 1.05, Metric::cpuTime),
+            bench::paired("ExecuteEvent_Paired", "ExecuteEvent_Raw", 1.05, Metric::cpuTime),
+            {"KernelCreate_Source_CacheHit", "KernelCreate_Raw", 0},
+            {"KernelCreate_Source_CacheHit", "", 10e-6, Metric::cpuTime},
+        });
 }
