@@ -88,16 +88,34 @@ cl_device_id openclDevice(const char *platformName) {
     return nullptr;
 }
 
+// One context and profiling queue of the platform's device for every case
+// (a context per case runs out of resources after some dozens on NVIDIA's).
+struct OpenClPlatform {
+    explicit OpenClPlatform(cl_device_id d) : device(d) {
+        cl_int e = CL_SUCCESS;
+        context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &e);
+        BENCH_CL(e);
+        queue = clCreateCommandQueue(context, device, CL_QUEUE_PROFILING_ENABLE, &e);
+        BENCH_CL(e);
+    }
+    ~OpenClPlatform() {
+        clReleaseCommandQueue(queue);
+        clReleaseContext(context);
+    }
+    OpenClPlatform(const OpenClPlatform &) = delete;
+    OpenClPlatform &operator=(const OpenClPlatform &) = delete;
+    cl_device_id device;
+    cl_context context = nullptr;
+    cl_command_queue queue = nullptr;
+};
+
 class OpenClSide : public Side {
 public:
-    OpenClSide(cl_device_id device, const Case &c, const std::string &options,
+    OpenClSide(const OpenClPlatform &platform, const Case &c, const std::string &options,
                const std::string &tag)
-        : case_(c) {
+        : case_(c), context_(platform.context), queue_(platform.queue) {
+        cl_device_id device = platform.device;
         cl_int e = CL_SUCCESS;
-        context_ = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &e);
-        BENCH_CL(e);
-        queue_ = clCreateCommandQueue(context_, device, CL_QUEUE_PROFILING_ENABLE, &e);
-        BENCH_CL(e);
         const std::string text = c.source();
         const char *ptr = text.c_str();
         const Clock::time_point start = Clock::now();
@@ -137,8 +155,6 @@ public:
         if (kernel_)
             clReleaseKernel(kernel_);
         clReleaseProgram(program_);
-        clReleaseCommandQueue(queue_);
-        clReleaseContext(context_);
     }
     double launch() override {
         cl_event done = nullptr;
@@ -177,8 +193,8 @@ public:
 
 private:
     const Case &case_;
-    cl_context context_ = nullptr;
-    cl_command_queue queue_ = nullptr;
+    cl_context context_;     // the platform's
+    cl_command_queue queue_; // the platform's
     cl_program program_ = nullptr;
     cl_kernel kernel_ = nullptr;
     std::vector<cl_mem> buffers_;
@@ -371,10 +387,10 @@ std::vector<Case> suiteCases(const std::string &only) {
 
 // Run-and-compare of one case (BENCH_COMPARE_ONLY): each side built and
 // launched once, as built by default, the outputs compared; without the
-// platform (device null: none of that name) ours alone. Every step is
+// platform (null: none of that name) ours alone. Every step is
 // announced on stdout before it starts, so that a process that dies or
 // hangs tells where.
-int compareOnly(bench::ZeSetup &ze, cl_device_id device, const Case &c) {
+int compareOnly(bench::ZeSetup &ze, const OpenClPlatform *platform, const Case &c) {
     const std::string label = c.name + "_plain";
     std::unique_ptr<Side> ours, theirs;
     try {
@@ -383,8 +399,8 @@ int compareOnly(bench::ZeSetup &ze, cl_device_id device, const Case &c) {
         std::printf("not built: ours: %s\n", e.what());
     }
     try {
-        if (device)
-            theirs = std::make_unique<OpenClSide>(device, c, c.options, "plain");
+        if (platform)
+            theirs = std::make_unique<OpenClSide>(*platform, c, c.options, "plain");
     } catch (const NotBuilt &e) {
         std::printf("not built: OpenCL: %s\n", e.what());
     }
@@ -424,12 +440,14 @@ int main(int argc, char **argv) {
         return 1;
     }
     static bench::ZeSetup ze;
+    static std::unique_ptr<OpenClPlatform> opencl =
+        device ? std::make_unique<OpenClPlatform>(device) : nullptr;
     if (only) {
         if (all.empty()) {
             std::fprintf(stderr, "no case named %s in the suite\n", only);
             return 1;
         }
-        return compareOnly(ze, device, all.front());
+        return compareOnly(ze, opencl.get(), all.front());
     }
     static std::vector<std::unique_ptr<Side>> sides;
     std::vector<bench::Comparison> comparisons;
@@ -442,7 +460,7 @@ int main(int argc, char **argv) {
             std::unique_ptr<Side> ours, theirs;
             try {
                 ours = std::make_unique<OurSide>(ze, c, options);
-                theirs = std::make_unique<OpenClSide>(device, c, options, tag);
+                theirs = std::make_unique<OpenClSide>(*opencl, c, options, tag);
             } catch (const NotBuilt &e) {
                 std::printf("not built: %s\n", e.what());
                 ++notBuilt;
