@@ -77,6 +77,21 @@ PY
   touch "$dir/.installed-$LOADER_VERSION"
 }
 
+# The installed environment takes about 3 GB with dpnp (0.9 GB without), and
+# pip needs room for the downloaded wheels while it unpacks them. A full disk
+# would otherwise surface as pip's "No space left on device" halfway through.
+check_free_space() {
+  local need_mb=5000 free_mb
+  [ "${IMEX_L0_WITH_DPNP:-1}" = 0 ] && need_mb=1500
+  free_mb=$(df -Pm "$1" "$work" | awk 'NR > 1 && (min == "" || $4 < min) { min = $4 } END { print min }')
+  if [ "$free_mb" -lt "$need_mb" ]; then
+    echo "setup_sycl: ${free_mb} MB free in $1 or $work, the SYCL runtime needs about ${need_mb} MB" >&2
+    echo "setup_sycl: free some space, point IMEX_L0_DEPS_DIR (and TMPDIR) elsewhere," \
+      "leave dpnp out (IMEX_L0_WITH_DPNP=0) or SYCL altogether (IMEX_L0_WITH_SYCL=0)" >&2
+    exit 1
+  fi
+}
+
 install_sycl_runtime() {
   local dir="$DEPS/sycl" marker
   marker="$dir/.installed-$(echo "${SYCL_PACKAGES[*]}" | tr ' =' '_-')"
@@ -86,8 +101,13 @@ install_sycl_runtime() {
   fi
   echo "setup_sycl: ${SYCL_PACKAGES[*]} from PyPI into $dir"
   rm -rf "$dir"
+  mkdir -p "$DEPS"
+  check_free_space "$DEPS"
   python3 -m venv "$dir"
-  "$dir/bin/pip" install --quiet --disable-pip-version-check --no-input "${SYCL_PACKAGES[@]}"
+  # No wheel cache: it would keep a second copy of the download. pip's
+  # temporary files go into this script's work directory (checked above too).
+  TMPDIR="$work" "$dir/bin/pip" install --quiet --disable-pip-version-check --no-input \
+    --no-cache-dir "${SYCL_PACKAGES[@]}"
   test -f "$dir/lib/libsycl.so" && test -f "$dir/include/sycl/sycl.hpp"
   touch "$marker"
 }
