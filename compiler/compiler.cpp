@@ -32,6 +32,7 @@
 #include "invocation.hpp"
 #include "large_stack.hpp"
 #include "legalize.hpp"
+#include "memory_ordering.hpp"
 #include "restricted_fs.hpp"
 #include "screen.hpp"
 #include "whole_program.hpp"
@@ -316,6 +317,7 @@ CompileResult compileWith(const CompileRequest &request, Builtins builtins) {
         return result;
     }
     internalizeHelpers(*module);
+    inlineMemoryOrderingHelpers(*module);
 
     bool retryUnoptimized = false;
     if (!contained("the LLVM optimisation and legalisation passes", log, [&] {
@@ -339,7 +341,7 @@ CompileResult compileWith(const CompileRequest &request, Builtins builtins) {
         return result;
     }
     // After optimisation: a call the optimiser removed is no error.
-    error = undefinedFunctions(*module) + zeroLengthArrays(*module);
+    error = undefinedFunctions(*module) + zeroLengthArrays(*module) + settleMemoryOrdering(*module);
     if (!error.empty()) {
         log << error;
         log.flush();

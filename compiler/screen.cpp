@@ -1,5 +1,6 @@
 #include "screen.hpp"
 
+#include "mangled_name.hpp"
 #include "type_walk.hpp"
 
 #include <clang/Basic/SourceLocation.h>
@@ -9,8 +10,6 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
-
-#include <optional>
 
 namespace imex_l0::compiler {
 
@@ -48,17 +47,6 @@ bool isIntegerDotProduct(llvm::StringRef name) {
     return element != 'f' && element != 'd' && element != 'D';
 }
 
-// The plain name of an Itanium-mangled function (_Z15sub_group_electv ->
-// sub_group_elect); "" for anything else.
-llvm::StringRef unmangledName(llvm::StringRef name) {
-    if (!name.consume_front("_Z"))
-        return "";
-    size_t length = 0;
-    if (name.consumeInteger(10, length) || length > name.size())
-        return "";
-    return name.take_front(length);
-}
-
 // The builtins of cl_khr_subgroup_non_uniform_vote, _ballot,
 // _non_uniform_arithmetic, _shuffle, _shuffle_relative and _clustered_reduce:
 // the translator makes them GroupNonUniform* instructions or SubgroupXxMask
@@ -80,69 +68,6 @@ bool needsGroupNonUniform(llvm::StringRef name) {
 bool isSubGroupRotate(llvm::StringRef name) {
     llvm::StringRef builtin = unmangledName(name);
     return builtin == "sub_group_rotate" || builtin == "sub_group_clustered_rotate";
-}
-
-// Where OpenCL C 2.0's atomics, fences and barriers take their memory_order
-// and memory_scope arguments (-1: none). The translator maps constant values
-// through tables and asserts on a value outside them (a cast such as
-// `(memory_order)9`); values known only at run time it translates with a
-// switch, so only constants are checked.
-struct OrderingArguments {
-    int orders[2] = {-1, -1};
-    int scope = -1;
-};
-
-OrderingArguments orderingArguments(llvm::StringRef builtin) {
-    if (builtin == "atomic_work_item_fence")
-        return {{1, -1}, 2};
-    if (builtin == "work_group_barrier" || builtin == "sub_group_barrier")
-        return {{-1, -1}, 1};
-    if (!builtin.startswith("atomic_") || !builtin.endswith("_explicit"))
-        return {};
-    if (builtin.contains("compare_exchange")) // (object, expected, desired, success, failure)
-        return {{3, 4}, 5};
-    if (builtin == "atomic_load_explicit" || builtin.startswith("atomic_flag_"))
-        return {{1, -1}, 2};
-    return {{2, -1}, 3}; // store, exchange, fetch_<op>: (object, operand, order)
-}
-
-// memory_order_relaxed, _acquire, _release, _acq_rel, _seq_cst (clang's
-// __ATOMIC_* values; OpenCL C has no consume).
-bool isMemoryOrder(int64_t value) {
-    return value == 0 || (value >= 2 && value <= 5);
-}
-// memory_scope_work_item, _work_group, _device, _all_svm_devices, _sub_group.
-bool isMemoryScope(int64_t value) {
-    return value >= 0 && value <= 4;
-}
-
-// "error: ..." for a constant memory order or scope argument of a call that
-// is not one of the enumeration's values; "" otherwise.
-std::string orderingError(const llvm::CallBase &call, llvm::StringRef builtin,
-                          llvm::StringRef caller) {
-    OrderingArguments where = orderingArguments(builtin);
-    auto constantAt = [&call](int index) -> std::optional<int64_t> {
-        if (index < 0 || unsigned(index) >= call.arg_size())
-            return std::nullopt;
-        auto *value = llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(unsigned(index)));
-        if (!value || value->getBitWidth() > 64)
-            return std::nullopt;
-        return value->getSExtValue();
-    };
-    auto error = [&](int64_t value, const char *kind, const char *valid) {
-        return "kernel.cl: error: " + std::to_string(value) + " is not a " + kind +
-               " value (argument of '" + builtin.str() + "' in function '" + caller.str() +
-               "'): use " + valid + "\n";
-    };
-    for (int index : where.orders)
-        if (std::optional<int64_t> order = constantAt(index); order && !isMemoryOrder(*order))
-            return error(*order, "memory_order",
-                         "memory_order_relaxed, _acquire, _release, _acq_rel or _seq_cst");
-    if (std::optional<int64_t> scope = constantAt(where.scope); scope && !isMemoryScope(*scope))
-        return error(*scope, "memory_scope",
-                     "memory_scope_work_item, _sub_group, _work_group, _device or "
-                     "_all_svm_devices");
-    return "";
 }
 
 std::string versionText(uint32_t version) {
@@ -209,17 +134,11 @@ std::string screenForTranslator(const llvm::Module &module, const clang::SourceM
                               f.getName().str() + "')\n";
                 } else if (const llvm::Function *callee = call->getCalledFunction();
                            callee && isIntegerDotProduct(callee->getName())) {
-                    errors += "kernel.cl: error: integer dot product ('" +
-                              callee->getName().str() + "' in function '" + f.getName().str() +
+                    errors += "kernel.cl: error: integer dot product ('" + callee->getName().str() +
+                              "' in function '" + f.getName().str() +
                               "') needs the SPV_KHR_integer_dot_product extension, which this "
                               "compiler does not target: compute it with integer multiplies "
                               "and adds\n";
-                } else if (std::string ordering =
-                               callee ? orderingError(*call, unmangledName(callee->getName()),
-                                                      f.getName())
-                                      : std::string();
-                           !ordering.empty()) {
-                    errors += ordering;
                 } else if (callee && isSubGroupRotate(callee->getName()) &&
                            reported.insert(callee).second) {
                     errors += "kernel.cl: error: '" + unmangledName(callee->getName()).str() +

@@ -752,50 +752,82 @@ TEST(CompileHostile, SubGroupExtensionBuiltinsNeedTheirSpirvVersion) {
 }
 
 // A memory order or scope outside OpenCL C's enumerations, given as a
-// constant, made the SPIR-V translator assert: a compile error naming the
-// value and the builtin; the enumerations' values compile.
-TEST(CompileHostile, InvalidConstantMemoryOrderOrScopeIsACompileError) {
+// constant, made the SPIR-V translator assert, and one known only at run
+// time made it write a module spirv-val refuses: compile errors naming the
+// argument and the builtin. Helpers that take the order as a parameter are
+// inlined, so a caller's constant (valid or not) reaches the builtin.
+TEST(CompileHostile, InvalidOrRunTimeMemoryOrderOrScopeIsACompileError) {
     struct Case {
         const char *statement;
         const char *message;
     };
     const Case cases[] = {
         {"atomic_store_explicit(a, 1, (memory_order)9);",
-         "9 is not a memory_order value (argument of 'atomic_store_explicit'"},
-        {"atomic_store_explicit(a, 1, (memory_order)1);", "1 is not a memory_order value"},
+         "the memory_order argument of 'atomic_store_explicit' (in function 'k') is 9, not a "
+         "memory_order value"},
+        {"atomic_store_explicit(a, 1, (memory_order)1);", "is 1, not a memory_order value"},
         {"o[0] = atomic_load_explicit(a, memory_order_acquire, (memory_scope)42);",
-         "42 is not a memory_scope value (argument of 'atomic_load_explicit'"},
+         "the memory_scope argument of 'atomic_load_explicit' (in function 'k') is 42"},
         {"atomic_compare_exchange_strong_explicit(a, o, 1, memory_order_seq_cst, "
          "(memory_order)77);",
-         "77 is not a memory_order value (argument of "
-         "'atomic_compare_exchange_strong_explicit'"},
+         "argument of 'atomic_compare_exchange_strong_explicit' (in function 'k') is 77"},
         {"atomic_compare_exchange_weak_explicit(a, o, 1, memory_order_seq_cst, "
          "memory_order_relaxed, (memory_scope)-1);",
-         "-1 is not a memory_scope value"},
+         "is -1, not a memory_scope value"},
         {"atomic_fetch_add_explicit(a, 1, memory_order_relaxed, (memory_scope)5);",
-         "5 is not a memory_scope value"},
+         "is 5, not a memory_scope value"},
         {"atomic_flag_clear_explicit(f, (memory_order)66);",
-         "66 is not a memory_order value (argument of 'atomic_flag_clear_explicit'"},
+         "argument of 'atomic_flag_clear_explicit' (in function 'k') is 66"},
         {"atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, (memory_scope)99);",
-         "99 is not a memory_scope value (argument of 'atomic_work_item_fence'"},
+         "argument of 'atomic_work_item_fence' (in function 'k') is 99"},
         {"work_group_barrier(CLK_GLOBAL_MEM_FENCE, (memory_scope)42);",
-         "42 is not a memory_scope value (argument of 'work_group_barrier'"},
+         "argument of 'work_group_barrier' (in function 'k') is 42"},
+        {"atomic_fetch_add_explicit(a, 1, (memory_order)o[0], memory_scope_device);",
+         "the memory_order argument of 'atomic_fetch_add_explicit' (in function 'k') is known "
+         "only at run time"},
+        {"store(a, (memory_order)8, memory_scope_device);",
+         "(in function 'k') is 8, not a memory_order value"},
+        {"store(a, memory_order_release, (memory_scope)o[1]);",
+         "the memory_scope argument of 'atomic_store_explicit' (in function 'k') is known only "
+         "at run time"},
     };
-    for (const Case &c : cases) {
-        std::string source = std::string("kernel void k(global atomic_int *a, global int *o, "
-                                         "global atomic_flag *f) {\n    ") +
-                             c.statement + "\n}\n";
-        Build b = compile(source, "-cl-std=CL2.0");
-        EXPECT_EQ(b.status, imex_l0_compile_error) << c.statement << "\n" << b.log;
-        if (!subprocessMode()) // the external llvm-spirv-15 still asserts (contained)
-            EXPECT_NE(b.log.find(c.message), std::string::npos) << c.statement << "\n" << b.log;
+    const char *helper = "void store2(global atomic_int *a, memory_order o, memory_scope s) {\n"
+                         "    atomic_store_explicit(a, 1, o, s);\n"
+                         "}\n"
+                         "void store(global atomic_int *a, memory_order o, memory_scope s) {\n"
+                         "    store2(a, o, s);\n"
+                         "}\n";
+    for (const char *level : {"-O0", "-O2", "-O3"}) {
+        std::string options = std::string("-cl-std=CL2.0 ") + level;
+        for (const Case &c : cases) {
+            std::string source = std::string(helper) +
+                                 "kernel void k(global atomic_int *a, global int *o, "
+                                 "global atomic_flag *f) {\n    " +
+                                 c.statement + "\n}\n";
+            Build b = compile(source, options.c_str());
+            EXPECT_EQ(b.status, imex_l0_compile_error) << options << ": " << c.statement << "\n"
+                                                       << b.log;
+            if (!subprocessMode()) // the external llvm-spirv-15 still asserts (contained)
+                EXPECT_NE(b.log.find(c.message), std::string::npos)
+                    << options << ": " << c.statement << "\n"
+                    << b.log;
+        }
+        expectValid(
+            compile("kernel void k(global atomic_int *a) {\n"
+                    "    atomic_fetch_add_explicit(a, 1, memory_order_acq_rel,\n"
+                    "                              memory_scope_work_group);\n"
+                    "    work_group_barrier(CLK_LOCAL_MEM_FENCE, memory_scope_sub_group);\n"
+                    "    atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_release,\n"
+                    "                           memory_scope_device);\n"
+                    "}\n",
+                    options.c_str()));
+        if (!subprocessMode()) // its pipeline inlines nothing
+            expectValid(compile(std::string(helper) +
+                                    "kernel void k(global atomic_int *a) {\n"
+                                    "    store(a, memory_order_release, memory_scope_device);\n"
+                                    "}\n",
+                                options.c_str()));
     }
-    expectValid(compile("kernel void k(global atomic_int *a) {\n"
-                        "    atomic_fetch_add_explicit(a, 1, memory_order_acq_rel,\n"
-                        "                              memory_scope_work_group);\n"
-                        "    work_group_barrier(CLK_LOCAL_MEM_FENCE, memory_scope_sub_group);\n"
-                        "}\n",
-                        "-cl-std=CL2.0"));
     expectValid(compile(kVectorAdd));
 }
 

@@ -7,6 +7,7 @@
 #include <level_zero/ze_api.h>
 
 #include <algorithm>
+#include <set>
 #include <cmath>
 #include <numeric>
 
@@ -198,6 +199,43 @@ TEST_F(OnDriver, Atomics) {
     }
     for (int i = 0; i < 18; ++i)
         EXPECT_EQ(bins[i], expect[i]) << i;
+}
+
+// Helpers that take the memory order and scope as parameters: inlined at
+// every level so that the translator sees the caller's constants.
+TEST_F(OnDriver, AtomicHelpersTakingTheMemoryOrder) {
+    const char *src = R"(
+        int add(volatile global atomic_int *a, int v, memory_order o, memory_scope s) {
+            return atomic_fetch_add_explicit(a, v, o, s);
+        }
+        int add_relaxed(volatile global atomic_int *a, int v, memory_scope s) {
+            return add(a, v, memory_order_relaxed, s);
+        }
+        kernel void count(volatile global atomic_int *counters, global int *seen) {
+            int i = get_global_id(0);
+            seen[i] = add(&counters[0], i + 1, memory_order_acq_rel, memory_scope_device);
+            add_relaxed(&counters[1], 1, memory_scope_device);
+        })";
+    if (subprocessMode())
+        GTEST_SKIP() << "the naive oracle does not inline the helpers";
+    constexpr uint32_t n = 256;
+    for (const char *options : {"-cl-std=CL2.0 -O0", "-cl-std=CL2.0", "-cl-std=CL2.0 -O3"}) {
+        SCOPED_TRACE(options);
+        int32_t *counters = alloc<int32_t>(2), *seen = alloc<int32_t>(n);
+        counters[0] = counters[1] = 0;
+        ze_kernel_handle_t k = kernel(src, "count", options);
+        ASSERT_NE(k, nullptr);
+        arg(k, 0, counters);
+        arg(k, 1, seen);
+        run(k, n / 64, 64);
+        EXPECT_EQ(counters[0], int32_t(n * (n + 1) / 2));
+        EXPECT_EQ(counters[1], int32_t(n));
+        // Each work-item added a positive amount, so each saw a distinct partial
+        // sum, smaller than the total.
+        std::set<int32_t> distinct(seen, seen + n);
+        EXPECT_EQ(distinct.size(), size_t(n));
+        EXPECT_LT(*std::max_element(seen, seen + n), counters[0]);
+    }
 }
 
 TEST_F(OnDriver, DefinesVectorsAndDivisionRemainder) {
