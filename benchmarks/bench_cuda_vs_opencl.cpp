@@ -30,13 +30,15 @@
 // Without the platform (on the GPU machine NVIDIA's must be registered with
 // the ICD loader: as root, echo libnvidia-opencl.so.1 >
 // /etc/OpenCL/vendors/nvidia.icd) it says it skipped.
-#define CL_TARGET_OPENCL_VERSION 120
+#define CL_TARGET_OPENCL_VERSION 300
 #include "bench_common.hpp"
 
 #include "imex_l0_interop.h"
 #include "kernel_suite.hpp"
 
 #include <CL/cl.h>
+
+#include "opencl_queue.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -69,45 +71,10 @@ double since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// The OpenCL platform to compare with: the first whose name contains
-// BENCH_OPENCL_PLATFORM (NVIDIA's by default), its first device.
-cl_device_id openclDevice(const char *platformName) {
-    cl_uint count = 0;
-    if (clGetPlatformIDs(0, nullptr, &count) != CL_SUCCESS || count == 0)
-        return nullptr;
-    std::vector<cl_platform_id> platforms(count);
-    BENCH_CL(clGetPlatformIDs(count, platforms.data(), nullptr));
-    for (cl_platform_id p : platforms) {
-        char name[256] = {};
-        clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof(name) - 1, name, nullptr);
-        cl_device_id device = nullptr;
-        if (std::strstr(name, platformName) &&
-            clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &device, nullptr) == CL_SUCCESS)
-            return device;
-    }
-    return nullptr;
-}
-
-// One context and profiling queue of the platform's device for every case
-// (a context per case runs out of resources after some dozens on NVIDIA's).
-struct OpenClPlatform {
-    explicit OpenClPlatform(cl_device_id d) : device(d) {
-        cl_int e = CL_SUCCESS;
-        context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &e);
-        BENCH_CL(e);
-        queue = clCreateCommandQueue(context, device, CL_QUEUE_PROFILING_ENABLE, &e);
-        BENCH_CL(e);
-    }
-    ~OpenClPlatform() {
-        clReleaseCommandQueue(queue);
-        clReleaseContext(context);
-    }
-    OpenClPlatform(const OpenClPlatform &) = delete;
-    OpenClPlatform &operator=(const OpenClPlatform &) = delete;
-    cl_device_id device;
-    cl_context context = nullptr;
-    cl_command_queue queue = nullptr;
-};
+// One context and profiling queue of the compared platform's device for
+// every case (a context per case runs out of resources after some dozens on
+// NVIDIA's).
+using OpenClPlatform = bench::OpenClQueue;
 
 class OpenClSide : public Side {
 public:
@@ -425,7 +392,9 @@ int main(int argc, char **argv) {
     bench::useBuiltDriver();
     const char *platform = std::getenv("BENCH_OPENCL_PLATFORM");
     const char *only = std::getenv("BENCH_COMPARE_ONLY");
-    cl_device_id device = openclDevice(platform ? platform : "NVIDIA");
+    // The first platform whose name contains BENCH_OPENCL_PLATFORM (NVIDIA's by
+    // default), its first device.
+    cl_device_id device = bench::openclDevice(platform ? platform : "NVIDIA");
     if (device == nullptr && !only) {
         std::printf("skipped: no OpenCL platform named %s (on an NVIDIA GPU: libnvidia-opencl.so.1 "
                     "registered in /etc/OpenCL/vendors)\n",
@@ -441,7 +410,7 @@ int main(int argc, char **argv) {
     }
     static bench::ZeSetup ze;
     static std::unique_ptr<OpenClPlatform> opencl =
-        device ? std::make_unique<OpenClPlatform>(device) : nullptr;
+        device ? std::make_unique<OpenClPlatform>(device, CL_QUEUE_PROFILING_ENABLE) : nullptr;
     if (only) {
         if (all.empty()) {
             std::fprintf(stderr, "no case named %s in the suite\n", only);

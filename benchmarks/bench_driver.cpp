@@ -12,6 +12,7 @@
 #include <CL/cl.h>
 
 #include "bench_common.hpp"
+#include "opencl_queue.hpp"
 
 #include <chrono>
 #include <cstring>
@@ -34,35 +35,15 @@ bench::ZeSetup &ze() {
 
 // PoCL's CPU device, a context and an in-order queue without properties, as
 // a program using OpenCL directly would create them.
-struct ClSetup {
-    cl_platform_id platform = nullptr;
-    cl_device_id device = nullptr;
-    cl_context context = nullptr;
-    cl_command_queue queue = nullptr;
+struct ClSetup : bench::OpenClQueue {
+    ClSetup() : OpenClQueue(pocl(), 0) {}
 
-    ClSetup() {
-        cl_uint count = 0;
-        BENCH_CL(clGetPlatformIDs(0, nullptr, &count));
-        std::vector<cl_platform_id> platforms(count);
-        BENCH_CL(clGetPlatformIDs(count, platforms.data(), nullptr));
-        for (cl_platform_id p : platforms) {
-            char name[256] = {};
-            BENCH_CL(clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name, name, nullptr));
-            if (std::strstr(name, "Portable Computing Language"))
-                platform = p;
-        }
-        if (!platform)
+    static cl_device_id pocl() {
+        cl_device_id device =
+            bench::openclDevice("Portable Computing Language", CL_DEVICE_TYPE_CPU);
+        if (!device)
             bench::fail("finding the PoCL platform", 0, __FILE__, __LINE__);
-        BENCH_CL(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, nullptr));
-        cl_int error = CL_SUCCESS;
-        context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &error);
-        BENCH_CL(error);
-        queue = clCreateCommandQueueWithProperties(context, device, nullptr, &error);
-        BENCH_CL(error);
-    }
-    ~ClSetup() {
-        clReleaseCommandQueue(queue);
-        clReleaseContext(context);
+        return device;
     }
 
     // SPIR 1.2 bitcode, as the driver hands PoCL a module after translating
