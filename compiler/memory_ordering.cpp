@@ -12,51 +12,74 @@ namespace imex_l0::compiler {
 
 namespace {
 
-// Which arguments of a builtin are memory orders and which is the scope.
-struct OrderingArguments {
-    std::vector<unsigned> orders;
-    int scope = -1;
+// What an argument that orders memory is.
+enum class Kind { order, scope, flags };
+
+struct KindInfo {
+    const char *name;
+    const char *values; // what to pass instead, for the message
+    bool (*valid)(int64_t);
 };
 
-OrderingArguments orderingArguments(llvm::StringRef builtin) {
-    if (builtin == "atomic_work_item_fence") // (flags, order, scope)
-        return {{1}, 2};
+const KindInfo &info(Kind kind) {
+    // memory_order: clang's __ATOMIC_* values (OpenCL C has no consume).
+    static const KindInfo order = {"memory_order",
+                                   "memory_order_relaxed, _acquire, _release, _acq_rel, _seq_cst",
+                                   [](int64_t v) { return v == 0 || (v >= 2 && v <= 5); }};
+    // memory_scope: _work_item 0, _work_group 1, _device 2, _all_svm_devices 3, _sub_group 4.
+    static const KindInfo scope = {
+        "memory_scope",
+        "memory_scope_work_item, _sub_group, _work_group, _device, _all_svm_devices",
+        [](int64_t v) { return v >= 0 && v <= 4; }};
+    // cl_mem_fence_flags: a bit mask; the translator takes any constant.
+    static const KindInfo flags = {"cl_mem_fence_flags",
+                                   "CLK_LOCAL_MEM_FENCE, CLK_GLOBAL_MEM_FENCE, CLK_IMAGE_MEM_FENCE "
+                                   "or a combination",
+                                   [](int64_t) { return true; }};
+    return kind == Kind::order ? order : kind == Kind::scope ? scope : flags;
+}
+
+struct Position {
+    unsigned index;
+    Kind kind;
+};
+
+// Where a builtin takes the arguments that order memory.
+std::vector<Position> orderingPositions(llvm::StringRef builtin) {
+    if (builtin == "atomic_work_item_fence")
+        return {{0, Kind::flags}, {1, Kind::order}, {2, Kind::scope}};
     if (builtin == "work_group_barrier" || builtin == "sub_group_barrier") // (flags[, scope])
-        return {{}, 1};
+        return {{0, Kind::flags}, {1, Kind::scope}};
+    if (builtin == "barrier" || builtin == "mem_fence" || builtin == "read_mem_fence" ||
+        builtin == "write_mem_fence")
+        return {{0, Kind::flags}};
     if (!builtin.startswith("atomic_") || !builtin.endswith("_explicit"))
         return {};
     if (builtin.contains("compare_exchange")) // (object, expected, desired, success, failure)
-        return {{3, 4}, 5};
+        return {{3, Kind::order}, {4, Kind::order}, {5, Kind::scope}};
     if (builtin == "atomic_load_explicit" || builtin.startswith("atomic_flag_"))
-        return {{1}, 2};
-    return {{2}, 3}; // store, exchange, fetch_<op>: (object, operand, order[, scope])
+        return {{1, Kind::order}, {2, Kind::scope}};
+    // store, exchange, fetch_<op>: (object, operand, order[, scope])
+    return {{2, Kind::order}, {3, Kind::scope}};
 }
 
-// The ordering arguments a call passes, with what each must be.
 struct OrderingArgument {
     llvm::Value *value;
-    bool isScope;
+    Kind kind;
 };
 
+// The arguments a call passes that order memory (those it has: the scope is
+// optional).
 std::vector<OrderingArgument> orderingArgumentsOf(const llvm::CallBase &call) {
     std::vector<OrderingArgument> found;
     const llvm::Function *callee = call.getCalledFunction();
     if (!callee)
         return found;
-    OrderingArguments where = orderingArguments(unmangledName(callee->getName()));
-    for (unsigned index : where.orders)
-        if (index < call.arg_size())
-            found.push_back({call.getArgOperand(index), false});
-    if (where.scope >= 0 && unsigned(where.scope) < call.arg_size())
-        found.push_back({call.getArgOperand(unsigned(where.scope)), true});
+    for (Position p : orderingPositions(unmangledName(callee->getName())))
+        if (p.index < call.arg_size())
+            found.push_back({call.getArgOperand(p.index), p.kind});
     return found;
 }
-
-// memory_order_relaxed, _acquire, _release, _acq_rel, _seq_cst (clang's
-// __ATOMIC_* values; OpenCL C has no consume).
-bool isMemoryOrder(int64_t value) { return value == 0 || (value >= 2 && value <= 5); }
-// memory_scope_work_item, _work_group, _device, _all_svm_devices, _sub_group.
-bool isMemoryScope(int64_t value) { return value >= 0 && value <= 4; }
 
 // The parameter of its function that `value` is: the argument itself, or,
 // as clang emits it before optimisation, a load of the local variable the
@@ -156,31 +179,27 @@ std::string settleMemoryOrdering(llvm::Module &module) {
                 if (!call)
                     continue;
                 for (OrderingArgument argument : orderingArgumentsOf(*call)) {
-                    const char *kind = argument.isScope ? "memory_scope" : "memory_order";
-                    const char *values =
-                        argument.isScope ? "memory_scope_work_item, _sub_group, _work_group, "
-                                           "_device, _all_svm_devices"
-                                         : "memory_order_relaxed, _acquire, _release, _acq_rel, "
-                                           "_seq_cst";
-                    std::string what =
-                        std::string("the ") + kind + " argument of '" +
-                        unmangledName(call->getCalledFunction()->getName()).str() +
-                        "' (in function '" + function.getName().str() + "')";
+                    const KindInfo &kind = info(argument.kind);
+                    std::string what = std::string("the ") + kind.name + " argument of '" +
+                                       unmangledName(call->getCalledFunction()->getName()).str() +
+                                       "' (in function '" + function.getName().str() + "')";
                     llvm::ConstantInt *constant = constantThroughLocals(argument.value);
                     if (constant && constant != argument.value)
                         call->replaceUsesOfWith(argument.value, constant);
                     if (!constant) {
                         errors += "kernel.cl: error: " + what +
                                   " is known only at run time, which the SPIR-V translator "
-                                  "cannot translate: pass one of " +
-                                  values + " (through helpers, which are inlined)\n";
+                                  "cannot translate: pass a constant (" +
+                                  kind.values +
+                                  "), directly or through helpers (they are "
+                                  "inlined)\n";
                         continue;
                     }
                     int64_t value = constant->getBitWidth() <= 64 ? constant->getSExtValue() : -1;
-                    if (argument.isScope ? !isMemoryScope(value) : !isMemoryOrder(value))
-                        errors += "kernel.cl: error: " + what + " is " +
-                                  std::to_string(value) + ", not a " + kind +
-                                  " value: use one of " + values + "\n";
+                    if (!kind.valid(value))
+                        errors += "kernel.cl: error: " + what + " is " + std::to_string(value) +
+                                  ", not a " + kind.name + " value: use one of " + kind.values +
+                                  "\n";
                 }
             }
         }

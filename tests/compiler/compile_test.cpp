@@ -752,10 +752,11 @@ TEST(CompileHostile, SubGroupExtensionBuiltinsNeedTheirSpirvVersion) {
 }
 
 // A memory order or scope outside OpenCL C's enumerations, given as a
-// constant, made the SPIR-V translator assert, and one known only at run
-// time made it write a module spirv-val refuses: compile errors naming the
-// argument and the builtin. Helpers that take the order as a parameter are
-// inlined, so a caller's constant (valid or not) reaches the builtin.
+// constant, made the SPIR-V translator assert, one known only at run time
+// made it write a module spirv-val refuses, and fence flags known only at run
+// time made it assert: compile errors naming the argument and the builtin.
+// Helpers that take them as parameters are inlined, so a caller's constant
+// (valid or not) reaches the builtin.
 TEST(CompileHostile, InvalidOrRunTimeMemoryOrderOrScopeIsACompileError) {
     struct Case {
         const char *statement;
@@ -785,6 +786,15 @@ TEST(CompileHostile, InvalidOrRunTimeMemoryOrderOrScopeIsACompileError) {
         {"atomic_fetch_add_explicit(a, 1, (memory_order)o[0], memory_scope_device);",
          "the memory_order argument of 'atomic_fetch_add_explicit' (in function 'k') is known "
          "only at run time"},
+        {"barrier(o[0]);",
+         "the cl_mem_fence_flags argument of 'barrier' (in function 'k') is known only at run "
+         "time"},
+        {"mem_fence(o[0]);", "the cl_mem_fence_flags argument of 'mem_fence'"},
+        {"work_group_barrier(o[0], memory_scope_work_group);",
+         "the cl_mem_fence_flags argument of 'work_group_barrier'"},
+        {"atomic_work_item_fence(o[0], memory_order_release, memory_scope_device);",
+         "the cl_mem_fence_flags argument of 'atomic_work_item_fence'"},
+        {"sync(o[0]);", "the cl_mem_fence_flags argument of 'barrier' (in function 'k')"},
         {"store(a, (memory_order)8, memory_scope_device);",
          "(in function 'k') is 8, not a memory_order value"},
         {"store(a, memory_order_release, (memory_scope)o[1]);",
@@ -796,7 +806,8 @@ TEST(CompileHostile, InvalidOrRunTimeMemoryOrderOrScopeIsACompileError) {
                          "}\n"
                          "void store(global atomic_int *a, memory_order o, memory_scope s) {\n"
                          "    store2(a, o, s);\n"
-                         "}\n";
+                         "}\n"
+                         "void sync(cl_mem_fence_flags flags) { barrier(flags); }\n";
     for (const char *level : {"-O0", "-O2", "-O3"}) {
         std::string options = std::string("-cl-std=CL2.0 ") + level;
         for (const Case &c : cases) {
@@ -825,6 +836,7 @@ TEST(CompileHostile, InvalidOrRunTimeMemoryOrderOrScopeIsACompileError) {
             expectValid(compile(std::string(helper) +
                                     "kernel void k(global atomic_int *a) {\n"
                                     "    store(a, memory_order_release, memory_scope_device);\n"
+                                    "    sync(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n"
                                     "}\n",
                                 options.c_str()));
     }
