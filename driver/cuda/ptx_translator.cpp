@@ -8,6 +8,7 @@
 #include "native_math.hpp"
 #include "opencl_division.hpp"
 #include "unroll_hints.hpp"
+#include "vector_loads.hpp"
 #include "warp_sub_groups.hpp"
 
 #include "contained.hpp"
@@ -447,6 +448,7 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
     llvm::PassBuilder builder(&machine);
     addUnrollHints(builder);
     imex_l0::compiler::addBitSelect(builder);
+    addVectorLoads(builder);
     builder.registerModuleAnalyses(modules);
     builder.registerCGSCCAnalyses(sccs);
     builder.registerFunctionAnalyses(functions);

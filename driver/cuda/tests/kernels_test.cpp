@@ -650,6 +650,43 @@ TEST_F(CudaKernels, Mul24IsTheFullProduct) {
     }
 }
 
+// Vectors read in part through an index (vector_loads.hpp: loaded whole):
+// the elements used, from the right vectors.
+TEST_F(CudaKernels, GatheredVectorElements) {
+    constexpr uint32_t n = 256;
+    std::vector<float> position(4 * n);
+    std::vector<int> packed(4 * n), neighbour(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        for (uint32_t c = 0; c < 4; ++c) {
+            position[4 * i + c] = float(testValue(4 * i + c, 5) % 64);
+            packed[4 * i + c] = testValue(4 * i + c, 6) % 1000;
+        }
+        neighbour[i] = int((i * 37 + 11) % n);
+    }
+    float *dposition = deviceWith(position);
+    int *dpacked = deviceWith(packed), *dneighbour = deviceWith(neighbour);
+    float *distance = device<float>(n);
+    int *picked = device<int>(n);
+    void *pp = dposition, *pv = dpacked, *pn = dneighbour, *pd = distance, *pk = picked;
+    ze_module_handle_t m = cudaModule("vector_loads");
+    ze_kernel_handle_t xyz = kernel(m, "gather_xyz", 64), xz = kernel(m, "gather_xz", 64);
+    ASSERT_ZE_SUCCESS(setArgs(xyz, {pointer(pp), pointer(pn), pointer(pd)}));
+    ASSERT_ZE_SUCCESS(setArgs(xz, {pointer(pv), pointer(pn), pointer(pk)}));
+    ASSERT_ZE_SUCCESS(launch(list_, xyz, {n / 64, 1, 1}));
+    ASSERT_ZE_SUCCESS(launch(list_, xz, {n / 64, 1, 1}));
+    std::vector<float> gotDistance = read(distance, n);
+    std::vector<int> gotPicked = read(picked, n);
+    for (uint32_t i = 0; i < n; ++i) {
+        const float *me = &position[4 * i], *other = &position[4 * size_t(neighbour[i])];
+        float expected = 0;
+        for (int c = 0; c < 3; ++c)
+            expected += (me[c] - other[c]) * (me[c] - other[c]); // small integers: exact
+        EXPECT_EQ(gotDistance[i], expected) << i;
+        const int *v = &packed[4 * size_t(neighbour[i])];
+        EXPECT_EQ(gotPicked[i], v[0] * 1000 + v[2]) << i;
+    }
+}
+
 // Host memory the application allocated itself, imported with Intel's
 // extension (zexDriverImportExternalPointer, as gpu.host_register uses it):
 // kernels and copies use the pointer in place; an overlapping import, a

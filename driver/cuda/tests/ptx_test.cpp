@@ -3,6 +3,13 @@
 // project's GPU runs are on). Machines without the CUDA toolkit translate
 // but cannot check the PTX: the test then reports itself skipped.
 #include "ptx_translator.hpp"
+#include "vector_loads.hpp"
+
+#include <llvm/AsmParser/Parser.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/raw_ostream.h>
 
 #include <gtest/gtest.h>
 
@@ -126,6 +133,19 @@ std::vector<uint8_t> testKernel(const std::string &name) {
     return {};
 }
 
+// The PTX of the SPIR-V test kernel `name`, translated with the default
+// options; "" (and a failure) if it is missing or does not translate.
+std::string translatedTestKernel(const std::string &name) {
+    std::vector<uint8_t> spirv = testKernel(name);
+    EXPECT_FALSE(spirv.empty()) << name;
+    ze_cuda::PtxModule ptx;
+    std::string log;
+    EXPECT_EQ(ze_cuda::translateSpirvToPtx(spirv.data(), spirv.size(), {}, &ptx, &log),
+              ZE_RESULT_SUCCESS)
+        << log;
+    return ptx.ptx;
+}
+
 // A program of two modules (ZE_experimental_module_program): the kernels'
 // imports bound to the library's exports, one PTX module ptxas accepts; a
 // symbol two modules export fails, by name.
@@ -166,18 +186,101 @@ TEST(PtxTranslation, ProgramOfTwoModules) {
 // definitions end the process in LLVM 15's NVPTX backend), and no call left
 // to a math library the GPU does not have.
 TEST(PtxTranslation, NativeMathUsesTheApproximateInstructions) {
-    std::vector<uint8_t> spirv = testKernel("/native_math.spv");
-    ASSERT_FALSE(spirv.empty());
-    ze_cuda::PtxModule ptx;
-    std::string log;
-    ASSERT_EQ(ze_cuda::translateSpirvToPtx(spirv.data(), spirv.size(), {}, &ptx, &log),
-              ZE_RESULT_SUCCESS)
-        << log;
+    const std::string ptx = translatedTestKernel("/native_math.spv");
     for (const char *instruction :
          {"ex2.approx.f32", "lg2.approx.f32", "sin.approx.f32", "cos.approx.f32", "sqrt.approx.f32",
           "rsqrt.approx.f32", "div.approx.f32"})
-        EXPECT_NE(ptx.ptx.find(instruction), std::string::npos) << instruction;
-    EXPECT_EQ(ptx.ptx.find("call"), std::string::npos) << "a call is left in the PTX";
+        EXPECT_NE(ptx.find(instruction), std::string::npos) << instruction;
+    EXPECT_EQ(ptx.find("call"), std::string::npos) << "a call is left in the PTX";
+}
+
+// A gather of three of a float4's elements, and of two int4 elements that
+// are not an aligned pair, loads each vector whole (vector_loads.hpp), as
+// NVIDIA's OpenCL does, rather than as a pair and a single element.
+TEST(PtxTranslation, PartlyUsedVectorsAreLoadedWhole) {
+    const std::string ptx = translatedTestKernel("/vector_loads.spv");
+    auto body = [&](const std::string &kernel) {
+        size_t start = ptx.find(".entry " + kernel + "(");
+        EXPECT_NE(start, std::string::npos) << kernel;
+        size_t end = ptx.find(".entry ", start + 1);
+        return ptx.substr(start, end == std::string::npos ? end : end - start);
+    };
+    auto count = [](const std::string &text, const std::string &what) {
+        size_t n = 0;
+        for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+            ++n;
+        return n;
+    };
+    const std::string xyz = body("gather_xyz");
+    EXPECT_EQ(count(xyz, "ld.global.v4.f32"), 2u) << xyz; // position[i], position[neighbour[i]]
+    EXPECT_EQ(count(xyz, "ld.global.v2.f32"), 0u) << xyz;
+    EXPECT_EQ(count(xyz, "ld.global.f32"), 0u) << xyz;
+    const std::string xz = body("gather_xz");
+    EXPECT_EQ(count(xz, "ld.global.v4.u32"), 1u) << xz;
+    EXPECT_EQ(count(xz, "ld.global.u32"), 1u) << xz; // index[i] only
+}
+
+// The function of `ir` (LLVM assembly) after VectorLoadPass, as text; ""
+// (and a failure) when the text does not parse.
+std::string withVectorLoads(const char *ir) {
+    llvm::LLVMContext context;
+    llvm::SMDiagnostic error;
+    std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(ir, error, context);
+    if (!module) {
+        ADD_FAILURE() << error.getMessage().str();
+        return "";
+    }
+    llvm::FunctionAnalysisManager analyses;
+    llvm::PassBuilder().registerFunctionAnalyses(analyses);
+    ze_cuda::VectorLoadPass().run(*module->begin(), analyses);
+    std::string text;
+    llvm::raw_string_ostream out(text);
+    module->print(out, nullptr);
+    return out.str();
+}
+
+// The rewrite on IR: elements read on both sides of a store are not joined
+// (the later read may see the store), a group without its first element is
+// left alone (the vector's alignment is unknown), and elements of a vector
+// whose load-store vectorizer pair suffices are left to it.
+TEST(PtxTranslation, VectorLoadsKeepTheOrderOfStores) {
+    const char *ir = R"(
+        define void @f(ptr addrspace(1) %v, i64 %i, ptr addrspace(1) %out) {
+          %a0 = getelementptr inbounds <4 x float>, ptr addrspace(1) %v, i64 %i
+          %x = load float, ptr addrspace(1) %a0, align 16
+          %a2 = getelementptr inbounds <4 x float>, ptr addrspace(1) %v, i64 %i, i64 2
+          %z = load float, ptr addrspace(1) %a2, align 8
+          store float %x, ptr addrspace(1) %out, align 4
+          %a1 = getelementptr inbounds <4 x float>, ptr addrspace(1) %v, i64 %i, i64 1
+          %y = load float, ptr addrspace(1) %a1, align 4
+          %s = fadd float %y, %z
+          store float %s, ptr addrspace(1) %out, align 4
+          %b1 = getelementptr inbounds <4 x float>, ptr addrspace(1) %out, i64 %i, i64 1
+          %p = load float, ptr addrspace(1) %b1, align 4
+          %b2 = getelementptr inbounds <4 x float>, ptr addrspace(1) %out, i64 %i, i64 3
+          %q = load float, ptr addrspace(1) %b2, align 4
+          %c0 = getelementptr inbounds <4 x float>, ptr addrspace(1) %v, i64 7
+          %m = load float, ptr addrspace(1) %c0, align 16
+          %c1 = getelementptr inbounds <4 x float>, ptr addrspace(1) %v, i64 7, i64 1
+          %n = load float, ptr addrspace(1) %c1, align 4
+          %t = fadd float %p, %q
+          %u = fadd float %m, %n
+          %w = fadd float %t, %u
+          store float %w, ptr addrspace(1) %out, align 4
+          ret void
+        })";
+    const std::string out = withVectorLoads(ir);
+    ASSERT_FALSE(out.empty());
+    // x and z before the store: one vector load; y after it stays a load.
+    EXPECT_EQ(out.find("load <4 x float>"), out.rfind("load <4 x float>")) << out;
+    EXPECT_NE(out.find("load <4 x float>, ptr addrspace(1) %"), std::string::npos) << out;
+    EXPECT_NE(out.find("%y = load float"), std::string::npos) << out;
+    EXPECT_EQ(out.find("%x = load float"), std::string::npos) << out;
+    EXPECT_EQ(out.find("%z = load float"), std::string::npos) << out;
+    // Elements 1 and 3 without element 0, and the pair 0 and 1: untouched.
+    for (const char *kept :
+         {"%p = load float", "%q = load float", "%m = load float", "%n = load float"})
+        EXPECT_NE(out.find(kept), std::string::npos) << kept << "\n" << out;
 }
 
 // OpenCL's floating-point build options reach the PTX: by default the
