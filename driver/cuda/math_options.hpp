@@ -11,14 +11,15 @@
 //   -cl-denorms-are-zero          single-precision denormals are flushed to
 //                                 zero (the .ftz instructions);
 //   -cl-fp32-correctly-rounded-divide-sqrt   single-precision division
-//                                 correctly rounded (by default it is as
-//                                 accurate as OpenCL asks: opencl_division.hpp);
+//                                 and square root correctly rounded (by
+//                                 default they are as accurate as OpenCL
+//                                 asks: opencl_division.hpp, native_math.hpp);
 //   -cl-fast-relaxed-math         -cl-finite-math-only,
 //                                 -cl-unsafe-math-optimizations and, as
 //                                 NVIDIA's OpenCL and nvcc's --use_fast_math
 //                                 do, -cl-denorms-are-zero.
 // Without them the translation keeps IEEE semantics but for single-precision
-// division, and OpenCL's default contraction (only what the source wrote as
+// division and square root, and OpenCL's default contraction (only what the source wrote as
 // one expression is fused).
 #pragma once
 
@@ -37,7 +38,7 @@ struct MathOptions {
     bool finite = false;        // -cl-finite-math-only
     bool unsafe = false;        // -cl-unsafe-math-optimizations
     bool flushDenormals = false; // -cl-denorms-are-zero
-    bool correctlyRoundedDivide = false; // -cl-fp32-correctly-rounded-divide-sqrt
+    bool correctlyRoundedDivide = false; // -cl-fp32-correctly-rounded-divide-sqrt (and sqrt)
 };
 
 // The options a build-flag string asks for (other flags are ignored).

@@ -98,14 +98,14 @@ llvm::Value *compute(llvm::IRBuilder<> &b, Kind kind, llvm::Value *x, llvm::Valu
     return nullptr;
 }
 
-// The builtin `name` stands for, if it is one of kBuiltins (or, with
-// unsafe math, sqrt).
-const Builtin *find(llvm::StringRef name, bool unsafe) {
-    static constexpr Builtin kUnsafeSqrt = {"sqrt", Kind::sqrt};
+// The builtin `name` stands for, if it is one of kBuiltins (or sqrt, when
+// it may be approximate).
+const Builtin *find(llvm::StringRef name, bool approximateSqrt) {
+    static constexpr Builtin kSqrt = {"sqrt", Kind::sqrt};
     for (const Builtin &builtin : kBuiltins)
         if (name == builtin.name)
             return &builtin;
-    return unsafe && name == kUnsafeSqrt.name ? &kUnsafeSqrt : nullptr;
+    return approximateSqrt && name == kSqrt.name ? &kSqrt : nullptr;
 }
 
 // Whether `type` is float or a vector of floats.
@@ -135,13 +135,13 @@ void define(llvm::Function &f, Kind kind) {
 
 } // namespace
 
-unsigned defineNativeMath(llvm::Module &module, bool unsafe) {
+unsigned defineNativeMath(llvm::Module &module, bool approximateSqrt) {
     unsigned defined = 0;
     for (llvm::Function &f : module) {
         llvm::StringRef name, params;
         if (!f.isDeclaration() || !ze_driver::detail::demangleName(f.getName(), &name, &params))
             continue;
-        const Builtin *builtin = find(name, unsafe);
+        const Builtin *builtin = find(name, approximateSqrt);
         const bool twoArgs =
             builtin && (builtin->kind == Kind::powr || builtin->kind == Kind::divide);
         if (!builtin || f.arg_size() != (twoArgs ? 2u : 1u) || !isFloats(f.getReturnType()))

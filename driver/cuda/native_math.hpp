@@ -21,10 +21,12 @@ class Module;
 namespace ze_cuda {
 
 // Defines every such builtin the module declares, on float and its vectors,
-// before libclc is linked (so libclc's are not taken). With `unsafe`
-// (-cl-unsafe-math-optimizations), float sqrt takes sqrt.approx too, as
-// NVIDIA's fast math does (LLVM 15's NVPTX backend keeps sqrt.rn whatever
-// the options). Returns how many.
-unsigned defineNativeMath(llvm::Module &module, bool unsafe);
+// before libclc is linked (so libclc's are not taken). With
+// `approximateSqrt`, float sqrt takes sqrt.approx too (within 1 ulp where
+// OpenCL allows 3): as NVIDIA's OpenCL compiles sqrt unless the build asks
+// for -cl-fp32-correctly-rounded-divide-sqrt (LLVM 15's NVPTX backend would
+// make sqrt.rn, a sequence with a slow path, whatever the options). Returns
+// how many.
+unsigned defineNativeMath(llvm::Module &module, bool approximateSqrt);
 
 } // namespace ze_cuda

@@ -284,9 +284,10 @@ TEST(PtxTranslation, VectorLoadsKeepTheOrderOfStores) {
 }
 
 // OpenCL's floating-point build options reach the PTX: by default the
-// division OpenCL allows (div.full.f32, 2 ulp), a correctly rounded square
-// root and denormals kept; -cl-fp32-correctly-rounded-divide-sqrt a
-// correctly rounded division; -cl-denorms-are-zero flushes denormals (.ftz);
+// division and square root OpenCL allows (div.full.f32, 2 ulp;
+// sqrt.approx.f32, 1 ulp) and denormals kept;
+// -cl-fp32-correctly-rounded-divide-sqrt a correctly rounded division and
+// square root; -cl-denorms-are-zero flushes denormals (.ftz);
 // -cl-fast-relaxed-math also takes the approximate division, square root and
 // exponential.
 TEST(PtxTranslation, FloatingPointBuildOptionsReachThePtx) {
@@ -307,10 +308,13 @@ TEST(PtxTranslation, FloatingPointBuildOptionsReachThePtx) {
     const std::string plain = translate("");
     EXPECT_TRUE(has(plain, "div.full.f32")) << plain;
     EXPECT_FALSE(has(plain, "div.rn")) << plain;
-    EXPECT_TRUE(has(plain, "sqrt.rn.f32")) << plain;
+    EXPECT_TRUE(has(plain, "sqrt.approx.f32")) << plain;
+    EXPECT_FALSE(has(plain, "sqrt.rn")) << plain;
     EXPECT_FALSE(has(plain, "add.rn.ftz.f32") || has(plain, "add.ftz.f32")) << plain;
     const std::string exact = translate("-cl-fp32-correctly-rounded-divide-sqrt");
     EXPECT_TRUE(has(exact, "div.rn.f32")) << exact;
+    EXPECT_TRUE(has(exact, "sqrt.rn.f32")) << exact;
+    EXPECT_FALSE(has(exact, "sqrt.approx")) << exact;
     EXPECT_FALSE(has(exact, "div.full")) << exact;
     const std::string flushed = translate("-cl-denorms-are-zero");
     EXPECT_TRUE(has(flushed, "div.full.ftz.f32")) << flushed;

@@ -3,8 +3,9 @@
 // computes every one on its inputs, result r of input i at out[r * n + i],
 // in the order of the tests' table. sin(a) and cos(a) of one block become
 // one sincos in the translation; sincos itself runs on arguments up to
-// 50,000 (the long argument reduction). Division and reciprocal are in
-// the table too: in single precision OpenCL allows 2.5 ulp.
+// 50,000 (the long argument reduction). Division, reciprocal and square
+// root are in the table too: in single precision OpenCL allows 2.5, 2.5 and
+// 3 ulp (the translation takes div.full, rcp.approx and sqrt.approx).
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 #define EACH(T)                                                                                  \
@@ -44,7 +45,8 @@
         out[31 * n + i] = cosine;                                                                \
     }                                                                                            \
     out[32 * n + i] = a / b;                                                                     \
-    out[33 * n + i] = (T)1 / b;
+    out[33 * n + i] = (T)1 / b;                                                                  \
+    out[34 * n + i] = sqrt(b);
 
 // a in [-9, 9), b in [0.01, 50), c in (-1, 1): each function's domain.
 kernel void precise_float(global const float *x, global const float *y, global const float *z,
