@@ -83,6 +83,12 @@ struct UnrollHints : llvm::PassInfoMixin<UnrollHints> {
         }
         if (!loop.isInnermost() || trips != 0 || loop.getExitingBlock() == nullptr)
             return llvm::PreservedAnalyses::all();
+        // Only a loop that counts to a bound known when it starts: unrolled,
+        // its copies run without exit tests, the remainder after them. A
+        // loop that leaves on a condition of its data (Mandelbrot's |z| > 2)
+        // would keep a test and a branch in every copy: no saving, more code.
+        if (llvm::isa<llvm::SCEVCouldNotCompute>(results.SE.getBackedgeTakenCount(&loop)))
+            return llvm::PreservedAnalyses::all();
         // A loop with a barrier or another convergent call cannot be
         // unrolled with a remainder (every work-item must reach each call).
         unsigned instructions = 0;

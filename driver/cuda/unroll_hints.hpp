@@ -1,8 +1,10 @@
 // Loop unrolling as NVIDIA's compilers do it, where LLVM's -O3 pipeline on
 // NVPTX does less (each measured: bench_cuda_vs_opencl, benchmarks/README.md):
 //  - runtime unrolling of small loops: an innermost loop whose trip count is
-//    known only when it runs, with a small body and no unroll directive of
-//    its own, is unrolled four times (with a remainder loop); NVIDIA's OpenCL
+//    known only when it starts (it counts to a bound; a loop that leaves on
+//    a condition of its data is left alone, as NVIDIA's OpenCL leaves it),
+//    with a small body and no unroll directive of its own, is unrolled four
+//    times (with a remainder loop); NVIDIA's OpenCL
 //    unrolls them by four (an n-body step's loop over the bodies), which
 //    saves the loop's own instructions and lets the GPU overlap the
 //    iterations' loads;

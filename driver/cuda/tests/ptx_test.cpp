@@ -146,6 +146,23 @@ std::string translatedTestKernel(const std::string &name) {
     return ptx.ptx;
 }
 
+// The PTX of one kernel (its .entry up to the next).
+std::string entryOf(const std::string &ptx, const std::string &kernel) {
+    size_t start = ptx.find(".entry " + kernel + "(");
+    EXPECT_NE(start, std::string::npos) << kernel;
+    if (start == std::string::npos)
+        return "";
+    size_t end = ptx.find(".entry ", start + 1);
+    return ptx.substr(start, end == std::string::npos ? end : end - start);
+}
+
+size_t count(const std::string &text, const std::string &what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+        ++n;
+    return n;
+}
+
 // A program of two modules (ZE_experimental_module_program): the kernels'
 // imports bound to the library's exports, one PTX module ptxas accepts; a
 // symbol two modules export fails, by name.
@@ -199,23 +216,11 @@ TEST(PtxTranslation, NativeMathUsesTheApproximateInstructions) {
 // NVIDIA's OpenCL does, rather than as a pair and a single element.
 TEST(PtxTranslation, PartlyUsedVectorsAreLoadedWhole) {
     const std::string ptx = translatedTestKernel("/vector_loads.spv");
-    auto body = [&](const std::string &kernel) {
-        size_t start = ptx.find(".entry " + kernel + "(");
-        EXPECT_NE(start, std::string::npos) << kernel;
-        size_t end = ptx.find(".entry ", start + 1);
-        return ptx.substr(start, end == std::string::npos ? end : end - start);
-    };
-    auto count = [](const std::string &text, const std::string &what) {
-        size_t n = 0;
-        for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
-            ++n;
-        return n;
-    };
-    const std::string xyz = body("gather_xyz");
+    const std::string xyz = entryOf(ptx, "gather_xyz");
     EXPECT_EQ(count(xyz, "ld.global.v4.f32"), 2u) << xyz; // position[i], position[neighbour[i]]
     EXPECT_EQ(count(xyz, "ld.global.v2.f32"), 0u) << xyz;
     EXPECT_EQ(count(xyz, "ld.global.f32"), 0u) << xyz;
-    const std::string xz = body("gather_xz");
+    const std::string xz = entryOf(ptx, "gather_xz");
     EXPECT_EQ(count(xz, "ld.global.v4.u32"), 1u) << xz;
     EXPECT_EQ(count(xz, "ld.global.u32"), 1u) << xz; // index[i] only
 }
@@ -237,6 +242,16 @@ std::string withVectorLoads(const char *ir) {
     llvm::raw_string_ostream out(text);
     module->print(out, nullptr);
     return out.str();
+}
+
+// A loop counting to a bound known when it starts is unrolled four times
+// (four copies of its body and one in the remainder loop: 0.75 is the
+// body's constant); a loop that leaves on a condition of its data is not
+// (4.0 is its test's constant), as NVIDIA's OpenCL leaves it.
+TEST(PtxTranslation, CountedLoopsAreUnrolledDataExitsAreNot) {
+    const std::string ptx = translatedTestKernel("/unrolling.spv");
+    EXPECT_EQ(count(entryOf(ptx, "counted"), "0f3F400000"), 5u) << ptx;
+    EXPECT_EQ(count(entryOf(ptx, "data_exit"), "0f40800000"), 1u) << ptx;
 }
 
 // The rewrite on IR: elements read on both sides of a store are not joined
