@@ -51,8 +51,8 @@ void EventPool::grow() {
     ze_event_handle_t event = nullptr;
     IMEX_L0_ZE(zeEventCreate(pools_.back(), &eventDesc, &event));
     ++nextIndex_;
-    states_.emplace(event, State{});
-    free_.push_back(event);
+    State &state = states_.emplace(event, State{}).first->second;
+    free_.push_back({event, &state});
     try {
         std::lock_guard<std::mutex> lock(registryMutex);
         registry.emplace(event, this);
@@ -69,11 +69,11 @@ ze_event_handle_t EventPool::acquire() {
     }
     if (free_.empty())
         grow();
-    ze_event_handle_t event = free_.back();
+    FreeEvent free = free_.back();
     free_.pop_back();
-    states_[event].handedOut = true;
+    free.state->handedOut = true;
     ++outstanding_;
-    return event;
+    return free.event;
 }
 
 EventPool::State &EventPool::handedOut(ze_event_handle_t event) {
@@ -93,7 +93,7 @@ void EventPool::giveBackReset(ze_event_handle_t event) {
     free_.reserve(free_.size() + 1);
     state.handedOut = false;
     --outstanding_;
-    free_.push_back(event);
+    free_.push_back({event, &state});
 }
 
 void EventPool::release(ze_event_handle_t event) {
@@ -106,12 +106,12 @@ void EventPool::release(ze_event_handle_t event) {
         parked_.push_back(event);
         return;
     }
-    recycle(event);
+    recycle(event, state);
     state.handedOut = false;
     --outstanding_;
 }
 
-void EventPool::recycle(ze_event_handle_t event) {
+void EventPool::recycle(ze_event_handle_t event, State &state) {
     // An event whose work is still running would be signaled by that work
     // after its next user reset it: it waits in unfinished_ until it is done.
     ze_result_t status = zeEventQueryStatus(event);
@@ -125,7 +125,7 @@ void EventPool::recycle(ze_event_handle_t event) {
     // the unsignaled state the spec requires.
     IMEX_L0_ZE(zeEventHostReset(event));
     free_.reserve(free_.size() + 1);
-    free_.push_back(event);
+    free_.push_back({event, &state});
 }
 
 void EventPool::bake(ze_event_handle_t event) {
@@ -148,7 +148,7 @@ void EventPool::unbake(const ze_event_handle_t *events, size_t count) {
         // Parked: released while its list could replay; recycled now. One
         // that fails stays parked, for the engine to destroy.
         try {
-            recycle(events[i]);
+            recycle(events[i], it->second);
             parked_.erase(std::find(parked_.begin(), parked_.end(), events[i]));
         } catch (...) {
             it->second.baked = true;
@@ -169,7 +169,7 @@ void EventPool::recycleFinished() {
         }
         unfinished_[i] = unfinished_.back();
         unfinished_.pop_back();
-        free_.push_back(event);
+        free_.push_back({event, &states_.find(event)->second});
     }
 }
 

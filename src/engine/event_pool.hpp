@@ -66,7 +66,7 @@ private:
     State &handedOut(ze_event_handle_t event);
     // Recycles a released event: into free_ (reset) when its work is done,
     // else unfinished_; requires mutex_.
-    void recycle(ze_event_handle_t event);
+    void recycle(ze_event_handle_t event, State &state);
 
     ze_context_handle_t context_;
     ze_device_handle_t device_;
@@ -75,7 +75,13 @@ private:
     mutable std::mutex mutex_; // guards every member below
     std::vector<ze_event_pool_handle_t> pools_;
     uint32_t nextIndex_ = 0; // the next unused slot of pools_.back()
-    std::vector<ze_event_handle_t> free_;
+    // Free events with their states (an unordered_map's elements stay where
+    // they are), so that handing one out, once per launch, needs no lookup.
+    struct FreeEvent {
+        ze_event_handle_t event;
+        State *state;
+    };
+    std::vector<FreeEvent> free_;
     std::vector<ze_event_handle_t> unfinished_; // released while their work still ran
     std::vector<ze_event_handle_t> parked_;     // released while baked into a regular list
     std::unordered_map<ze_event_handle_t, State> states_; // every event of the pool
