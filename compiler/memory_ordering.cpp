@@ -6,6 +6,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 
+#include <set>
 #include <vector>
 
 namespace imex_l0::compiler {
@@ -136,22 +137,22 @@ llvm::ConstantInt *constantThroughLocals(llvm::Value *value) {
 } // namespace
 
 void inlineMemoryOrderingHelpers(llvm::Module &module) {
-    // A worklist over the call graph: a function that forwards a parameter
-    // into an ordering argument, then its callers that forward theirs into
-    // that parameter, and so on.
-    std::vector<llvm::Function *> work;
-    auto mark = [&work](llvm::Value *value) {
+    // A worklist of parameters: one that a function forwards into an
+    // ordering argument, then the callers' parameters they pass as it, and
+    // so on.
+    std::vector<llvm::Argument *> work;
+    std::set<llvm::Argument *> seen;
+    auto mark = [&](llvm::Value *value) {
         llvm::Argument *parameter = parameterOf(value);
-        if (!parameter)
+        if (!parameter || !seen.insert(parameter).second)
             return;
         llvm::Function *helper = parameter->getParent();
-        if (helper->getCallingConv() == llvm::CallingConv::SPIR_KERNEL ||
-            helper->hasFnAttribute(llvm::Attribute::AlwaysInline))
+        if (helper->getCallingConv() == llvm::CallingConv::SPIR_KERNEL)
             return;
         helper->removeFnAttr(llvm::Attribute::NoInline);
         helper->removeFnAttr(llvm::Attribute::OptimizeNone);
         helper->addFnAttr(llvm::Attribute::AlwaysInline);
-        work.push_back(helper);
+        work.push_back(parameter);
     };
     for (llvm::Function &function : module)
         for (llvm::BasicBlock &block : function)
@@ -160,13 +161,14 @@ void inlineMemoryOrderingHelpers(llvm::Module &module) {
                     for (OrderingArgument argument : orderingArgumentsOf(*call))
                         mark(argument.value);
     while (!work.empty()) {
-        llvm::Function *helper = work.back();
+        llvm::Argument *parameter = work.back();
         work.pop_back();
+        llvm::Function *helper = parameter->getParent();
         for (llvm::User *user : helper->users())
             if (auto *call = llvm::dyn_cast<llvm::CallBase>(user);
-                call && call->getCalledFunction() == helper)
-                for (llvm::Use &argument : call->args())
-                    mark(argument.get());
+                call && call->getCalledFunction() == helper &&
+                parameter->getArgNo() < call->arg_size())
+                mark(call->getArgOperand(parameter->getArgNo()));
     }
 }
 
