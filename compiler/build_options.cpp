@@ -167,10 +167,12 @@ std::string implementationHeader(uint32_t spirvVersion) {
     // The translator makes integer dot products (SPV_KHR_integer_dot_product)
     // and sub-group rotates (SPV_KHR_subgroup_rotate) into an exit()
     // (compiler/screen.hpp refuses them first).
-    std::vector<const char *> removed = {"cl_khr_integer_dot_product",
-                                         "__opencl_c_integer_dot_product_input_4x8bit",
-                                         "__opencl_c_integer_dot_product_input_4x8bit_packed",
-                                         "cl_khr_subgroup_rotate"};
+    std::vector<const char *> removed = {
+        "cl_khr_integer_dot_product", "__opencl_c_integer_dot_product_input_4x8bit",
+        "__opencl_c_integer_dot_product_input_4x8bit_packed", "cl_khr_subgroup_rotate",
+        // No driver of this library has a device queue or
+        // pipes (compiler/screen.hpp refuses their builtins).
+        "__opencl_c_device_enqueue", "__opencl_c_pipes"};
     // GroupNonUniform* instructions and the SubgroupXxMask built-ins are
     // SPIR-V 1.3 (compiler/screen.hpp refuses their builtins below it).
     if (spirvVersion < 0x00010300)

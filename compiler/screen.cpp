@@ -70,6 +70,44 @@ bool isSubGroupRotate(llvm::StringRef name) {
     return builtin == "sub_group_rotate" || builtin == "sub_group_clustered_rotate";
 }
 
+// OpenCL C 2.0's device-side enqueue: enqueue_kernel (clang's
+// __enqueue_kernel_*), the kernel queries on blocks (__get_kernel_*_impl),
+// the device queue, its events and ndrange builtins. Neither driver has a
+// device queue; the drivers' device libraries define none of them and the
+// translator asserts on some (a queue compared with 0).
+bool isDeviceEnqueue(llvm::StringRef name) {
+    if (name.startswith("__enqueue_kernel") || name.startswith("__get_kernel_"))
+        return true;
+    llvm::StringRef builtin = unmangledName(name);
+    return builtin == "get_default_queue" || builtin == "enqueue_marker" ||
+           builtin == "create_user_event" || builtin == "retain_event" ||
+           builtin == "release_event" || builtin == "set_user_event_status" ||
+           builtin == "is_valid_event" || builtin == "capture_event_profiling_info" ||
+           builtin.startswith("ndrange_");
+}
+
+// Pipes' builtins (clang's __read_pipe_2, __reserve_write_pipe,
+// __get_pipe_num_packets_ro, ...): the drivers have no pipe storage and
+// their device libraries do not define them.
+bool isPipeBuiltin(llvm::StringRef name) {
+    return name.startswith("__") && name.contains("_pipe");
+}
+
+// The OpenCL C name of such a builtin: __enqueue_kernel_basic ->
+// enqueue_kernel, __get_kernel_work_group_size_impl ->
+// get_kernel_work_group_size, __read_pipe_2 -> read_pipe.
+std::string sourceName(llvm::StringRef name) {
+    if (name.startswith("__enqueue_kernel"))
+        return "enqueue_kernel";
+    llvm::StringRef builtin = unmangledName(name);
+    if (!builtin.empty())
+        return builtin.str();
+    name.consume_front("__");
+    for (const char *suffix : {"_impl", "_2", "_4", "_ro", "_wo"})
+        name.consume_back(suffix);
+    return name.str();
+}
+
 std::string versionText(uint32_t version) {
     return std::to_string(version >> 16) + "." + std::to_string((version >> 8) & 0xff);
 }
@@ -139,6 +177,19 @@ std::string screenForTranslator(const llvm::Module &module, const clang::SourceM
                               "') needs the SPV_KHR_integer_dot_product extension, which this "
                               "compiler does not target: compute it with integer multiplies "
                               "and adds\n";
+                } else if (callee && isDeviceEnqueue(callee->getName()) &&
+                           reported.insert(callee).second) {
+                    errors += "kernel.cl: error: '" + sourceName(callee->getName()) +
+                              "' (in function '" + f.getName().str() +
+                              "') is device-side enqueue, which this library's drivers do not "
+                              "support (they have no device queue): enqueue the kernel from "
+                              "the host\n";
+                } else if (callee && isPipeBuiltin(callee->getName()) &&
+                           reported.insert(callee).second) {
+                    errors += "kernel.cl: error: '" + sourceName(callee->getName()) +
+                              "' (in function '" + f.getName().str() +
+                              "') is a pipe builtin, and this library's drivers have no pipes: "
+                              "pass the data through a global buffer\n";
                 } else if (callee && isSubGroupRotate(callee->getName()) &&
                            reported.insert(callee).second) {
                     errors += "kernel.cl: error: '" + unmangledName(callee->getName()).str() +

@@ -3,7 +3,9 @@
 // sub-group rotates make it exit() for want of SPV_KHR_integer_dot_product
 // and SPV_KHR_subgroup_rotate, and the other cl_khr_subgroup_*
 // extension builtins (GroupNonUniform instructions, SPIR-V 1.3) make it
-// abort when the target is SPIR-V 1.2. Screened on the module clang
+// abort when the target is SPIR-V 1.2. Device-side enqueue and pipes
+// translate (or make it assert), but no driver of this library runs them.
+// Screened on the module clang
 // produced, so they become compile errors.
 #pragma once
 

@@ -843,6 +843,56 @@ TEST(CompileHostile, InvalidOrRunTimeMemoryOrderOrScopeIsACompileError) {
     expectValid(compile(kVectorAdd));
 }
 
+// Device-side enqueue and pipes compiled, but no driver of the library runs
+// them (their device libraries define none of the builtins), and comparing a
+// queue with 0 made the translator assert: compile errors naming the
+// builtin. Blocks called in place still compile.
+TEST(CompileHostile, DeviceSideEnqueueAndPipesAreCompileErrors) {
+    struct Case {
+        const char *body;
+        const char *builtin;
+    };
+    const Case cases[] = {
+        {"queue_t q = get_default_queue(); p[0] = q == 0;", "'get_default_queue'"},
+        {"enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1),"
+         " ^{ p[0] = 1; });",
+         "'enqueue_kernel'"},
+        {"p[0] = get_kernel_work_group_size(^{ p[1] = 1; });", "'get_kernel_work_group_size'"},
+        {"clk_event_t e = create_user_event(); release_event(e);", "'create_user_event'"},
+        {"ndrange_t r = ndrange_1D(4); p[0] = 1;", "'ndrange_1D'"},
+    };
+    for (const Case &c : cases) {
+        Build b = compile(std::string("kernel void k(global int *p) { ") + c.body + " }",
+                          "-cl-std=CL2.0");
+        // The subprocess back end (clang, llvm-spirv) has no screening.
+        if (!subprocessMode()) {
+            EXPECT_EQ(b.status, imex_l0_compile_error) << c.body << "\n" << b.log;
+            EXPECT_NE(b.log.find(std::string(c.builtin) + " (in function 'k') is device-side "
+                                                          "enqueue"),
+                      std::string::npos)
+                << b.log;
+            EXPECT_EQ(b.log.find("internal compiler error"), std::string::npos) << b.log;
+        }
+    }
+    Build pipe = compile("kernel void k(read_only pipe int in, global int *o) {\n"
+                         "    int v = 0;\n"
+                         "    read_pipe(in, &v);\n"
+                         "    o[0] = v;\n"
+                         "}\n",
+                         "-cl-std=CL2.0");
+    if (!subprocessMode()) {
+        EXPECT_EQ(pipe.status, imex_l0_compile_error) << pipe.log;
+        EXPECT_NE(pipe.log.find("'read_pipe' (in function 'k') is a pipe builtin"),
+                  std::string::npos)
+            << pipe.log;
+    }
+    expectValid(compile("kernel void k(global int *p) {\n"
+                        "    int (^twice)(int) = ^(int v) { return 2 * v; };\n"
+                        "    p[0] = twice(p[1]);\n"
+                        "}\n",
+                        "-cl-std=CL2.0"));
+}
+
 TEST(Compile, ExtensionMacrosMatchWhatTranslates) {
     const char *probe = R"(
         #if defined(cl_khr_integer_dot_product) || defined(__opencl_c_integer_dot_product_input_4x8bit) || \
@@ -851,6 +901,9 @@ TEST(Compile, ExtensionMacrosMatchWhatTranslates) {
         #endif
         #if defined(cl_khr_subgroup_rotate)
         #error sub-group rotates are advertised
+        #endif
+        #if defined(__opencl_c_device_enqueue) || defined(__opencl_c_pipes)
+        #error device-side enqueue or pipes are advertised
         #endif
         #if !defined(cl_khr_extended_bit_ops)
         #error cl_khr_extended_bit_ops is missing
