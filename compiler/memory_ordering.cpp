@@ -82,54 +82,42 @@ std::vector<OrderingArgument> orderingArgumentsOf(const llvm::CallBase &call) {
     return found;
 }
 
-// The parameter of its function that `value` is: the argument itself, or,
-// as clang emits it before optimisation, a load of the local variable the
-// parameter was stored into; nullptr for anything else.
-llvm::Argument *parameterOf(llvm::Value *value) {
-    if (auto *argument = llvm::dyn_cast<llvm::Argument>(value))
-        return argument;
+// What `value` reads when it is a load of a local variable (an alloca) that
+// one store writes and nothing else touches but loads: the stored value, as
+// clang spills a parameter before optimisation and -O0 passes an inlined
+// helper's arguments; nullptr otherwise. A load the store does not dominate
+// reads an undefined value, which the stored one may stand for.
+llvm::Value *onlyStoredValue(llvm::Value *value) {
     auto *load = llvm::dyn_cast<llvm::LoadInst>(value);
     auto *local = load ? llvm::dyn_cast<llvm::AllocaInst>(load->getPointerOperand()) : nullptr;
     if (!local)
         return nullptr;
-    llvm::Argument *stored = nullptr;
+    llvm::Value *stored = nullptr;
     for (llvm::User *user : local->users()) {
-        if (auto *store = llvm::dyn_cast<llvm::StoreInst>(user)) {
-            auto *argument = llvm::dyn_cast<llvm::Argument>(store->getValueOperand());
-            if (!argument || (stored && stored != argument))
-                return nullptr;
-            stored = argument;
-        } else if (!llvm::isa<llvm::LoadInst>(user)) {
-            return nullptr; // the address escapes: it may hold anything
-        }
+        auto *store = llvm::dyn_cast<llvm::StoreInst>(user);
+        if (store && store->getPointerOperand() == local && !stored)
+            stored = store->getValueOperand();
+        else if (store || !llvm::isa<llvm::LoadInst>(user))
+            return nullptr; // a second store, or the address escapes
     }
     return stored;
 }
 
-// The constant `value` holds when it is one, or (at -O0, where inlined
-// helpers pass their parameters through local variables) a load of a local
-// variable whose only store is of one, followed through such chains;
-// nullptr otherwise. A load the store does not dominate reads an undefined
-// value, which the constant may stand for.
+// The parameter of its function that `value` is: the argument itself, or a
+// load of the local variable it was stored into; nullptr for anything else.
+llvm::Argument *parameterOf(llvm::Value *value) {
+    if (auto *argument = llvm::dyn_cast<llvm::Argument>(value))
+        return argument;
+    return llvm::dyn_cast_or_null<llvm::Argument>(onlyStoredValue(value));
+}
+
+// The constant `value` is, directly or through chains of such local
+// variables; nullptr otherwise.
 llvm::ConstantInt *constantThroughLocals(llvm::Value *value) {
-    for (int depth = 0; depth < 64; ++depth) {
+    for (int depth = 0; value && depth < 64; ++depth) {
         if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(value))
             return constant;
-        auto *load = llvm::dyn_cast<llvm::LoadInst>(value);
-        auto *local = load ? llvm::dyn_cast<llvm::AllocaInst>(load->getPointerOperand()) : nullptr;
-        if (!local)
-            return nullptr;
-        llvm::Value *stored = nullptr;
-        for (llvm::User *user : local->users()) {
-            auto *store = llvm::dyn_cast<llvm::StoreInst>(user);
-            if (store && store->getPointerOperand() == local && !stored)
-                stored = store->getValueOperand();
-            else if (store || !llvm::isa<llvm::LoadInst>(user))
-                return nullptr; // a second store, or the address escapes
-        }
-        if (!stored)
-            return nullptr;
-        value = stored;
+        value = onlyStoredValue(value);
     }
     return nullptr;
 }
