@@ -93,6 +93,18 @@ bool isPipeBuiltin(llvm::StringRef name) {
     return name.startswith("__") && name.contains("_pipe");
 }
 
+// Why no driver here runs the builtin `name` (device-side enqueue, pipes):
+// the end of its compile error; nullptr for any other function.
+const char *missingFeature(llvm::StringRef name) {
+    if (isDeviceEnqueue(name))
+        return "is device-side enqueue, which this library's drivers do not support (they have "
+               "no device queue): enqueue the kernel from the host";
+    if (isPipeBuiltin(name))
+        return "is a pipe builtin, and this library's drivers have no pipes: pass the data "
+               "through a global buffer";
+    return nullptr;
+}
+
 // The OpenCL C name of such a builtin: __enqueue_kernel_basic ->
 // enqueue_kernel, __get_kernel_work_group_size_impl ->
 // get_kernel_work_group_size, __read_pipe_2 -> read_pipe.
@@ -177,19 +189,11 @@ std::string screenForTranslator(const llvm::Module &module, const clang::SourceM
                               "') needs the SPV_KHR_integer_dot_product extension, which this "
                               "compiler does not target: compute it with integer multiplies "
                               "and adds\n";
-                } else if (callee && isDeviceEnqueue(callee->getName()) &&
-                           reported.insert(callee).second) {
+                } else if (const char *missing =
+                               callee ? missingFeature(callee->getName()) : nullptr;
+                           missing && reported.insert(callee).second) {
                     errors += "kernel.cl: error: '" + sourceName(callee->getName()) +
-                              "' (in function '" + f.getName().str() +
-                              "') is device-side enqueue, which this library's drivers do not "
-                              "support (they have no device queue): enqueue the kernel from "
-                              "the host\n";
-                } else if (callee && isPipeBuiltin(callee->getName()) &&
-                           reported.insert(callee).second) {
-                    errors += "kernel.cl: error: '" + sourceName(callee->getName()) +
-                              "' (in function '" + f.getName().str() +
-                              "') is a pipe builtin, and this library's drivers have no pipes: "
-                              "pass the data through a global buffer\n";
+                              "' (in function '" + f.getName().str() + "') " + missing + "\n";
                 } else if (callee && isSubGroupRotate(callee->getName()) &&
                            reported.insert(callee).second) {
                     errors += "kernel.cl: error: '" + unmangledName(callee->getName()).str() +
