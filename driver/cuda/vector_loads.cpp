@@ -7,6 +7,7 @@
 #include <llvm/IR/Instructions.h>
 
 #include <map>
+#include <tuple>
 #include <utility>
 
 namespace ze_cuda {
@@ -16,18 +17,22 @@ namespace {
 constexpr unsigned kLanes = 4;
 constexpr uint64_t kMaxVectorBytes = 16; // PTX's widest load
 
-// The loads of one vector's elements: `getelementptr <4 x T>, base, index, k`
-// for constant lanes k (`getelementptr <4 x T>, base, index` for lane 0).
-struct Group {
-    llvm::GetElementPtrInst *first = nullptr; // a lane's address, for base and index
-    llvm::FixedVectorType *type = nullptr;
-    llvm::SmallVector<std::pair<llvm::LoadInst *, unsigned>, kLanes> loads; // program order
+// A vector whose elements are loaded one by one: `getelementptr <4 x T>,
+// base, index, k` for constant lanes k (`getelementptr <4 x T>, base, index`
+// for lane 0). Its elements' loads are grouped by it.
+struct Vector {
+    llvm::FixedVectorType *type;
+    llvm::Value *base;
+    llvm::Value *index;
+    bool operator<(const Vector &other) const {
+        return std::tie(type, base, index) < std::tie(other.type, other.base, other.index);
+    }
 };
 
-using Key = std::pair<llvm::Value *, llvm::Value *>; // base, index
+using Loads = llvm::SmallVector<std::pair<llvm::LoadInst *, unsigned>, kLanes>; // program order
 
-// The vector, key and lane a load reads an element of; false for any other load.
-bool laneOf(llvm::LoadInst &load, Key &key, llvm::FixedVectorType *&type, unsigned &lane) {
+// The vector and lane a load reads an element of; false for any other load.
+bool laneOf(llvm::LoadInst &load, Vector &vector, unsigned &lane) {
     if (!load.isSimple())
         return false;
     auto *address = llvm::dyn_cast<llvm::GetElementPtrInst>(load.getPointerOperand());
@@ -35,7 +40,7 @@ bool laneOf(llvm::LoadInst &load, Key &key, llvm::FixedVectorType *&type, unsign
     if (!address || !address->isInBounds() || address->getNumIndices() < 1 ||
         address->getNumIndices() > 2)
         return false;
-    type = llvm::dyn_cast<llvm::FixedVectorType>(address->getSourceElementType());
+    auto *type = llvm::dyn_cast<llvm::FixedVectorType>(address->getSourceElementType());
     auto *element = address->getNumIndices() == 2
                         ? llvm::dyn_cast<llvm::ConstantInt>(address->getOperand(2))
                         : llvm::ConstantInt::get(llvm::Type::getInt32Ty(load.getContext()), 0);
@@ -46,7 +51,7 @@ bool laneOf(llvm::LoadInst &load, Key &key, llvm::FixedVectorType *&type, unsign
     uint64_t bytes = layout.getTypeStoreSize(type);
     if (bytes > kMaxVectorBytes || layout.getTypeAllocSize(type) != bytes)
         return false;
-    key = {address->getPointerOperand(), address->getOperand(1)};
+    vector = {type, address->getPointerOperand(), address->getOperand(1)};
     lane = unsigned(element->getZExtValue());
     return true;
 }
@@ -60,60 +65,51 @@ bool needsVectorLoad(unsigned lanes) {
     return count >= 2 && lanes != 0b0011 && lanes != 0b1100 && lanes != 0b1111;
 }
 
-// Replaces the group's loads by one load of the vector, if they qualify.
-bool rewrite(Group &group) {
+// Replaces the loads of a vector's elements by one load of the vector, if
+// they qualify.
+bool rewrite(const Vector &vector, const Loads &loads) {
     unsigned lanes = 0;
     llvm::LoadInst *lane0 = nullptr;
-    for (auto [load, lane] : group.loads) {
+    for (auto [load, lane] : loads) {
         lanes |= 1u << lane;
         if (lane == 0 && !lane0)
             lane0 = load;
     }
-    const llvm::DataLayout &layout = group.first->getModule()->getDataLayout();
     // The vector's alignment is known from its first element's load only.
     if (!needsVectorLoad(lanes) || !lane0 ||
-        lane0->getAlign().value() < layout.getTypeStoreSize(group.type))
+        lane0->getAlign().value() <
+            lane0->getModule()->getDataLayout().getTypeStoreSize(vector.type))
         return false;
-    llvm::LoadInst *earliest = group.loads.front().first;
-    llvm::IRBuilder<> builder(earliest);
-    llvm::Value *vectorAddress = builder.CreateInBoundsGEP(
-        group.type, group.first->getPointerOperand(), group.first->getOperand(1));
-    llvm::LoadInst *vector = builder.CreateAlignedLoad(group.type, vectorAddress, lane0->getAlign());
-    for (auto [load, lane] : group.loads) {
-        llvm::Value *element = llvm::ExtractElementInst::Create(vector, builder.getInt32(lane), "",
-                                                                load);
+    llvm::IRBuilder<> builder(loads.front().first);
+    llvm::Value *address = builder.CreateInBoundsGEP(vector.type, vector.base, vector.index);
+    llvm::LoadInst *whole = builder.CreateAlignedLoad(vector.type, address, lane0->getAlign());
+    for (auto [load, lane] : loads) {
+        llvm::Value *element =
+            llvm::ExtractElementInst::Create(whole, builder.getInt32(lane), "", load);
         load->replaceAllUsesWith(element);
-        auto *address = llvm::cast<llvm::Instruction>(load->getPointerOperand());
+        auto *elementAddress = llvm::cast<llvm::Instruction>(load->getPointerOperand());
         load->eraseFromParent();
-        if (address->use_empty())
-            address->eraseFromParent();
+        if (elementAddress->use_empty())
+            elementAddress->eraseFromParent();
     }
     return true;
 }
 
 bool rewriteBlock(llvm::BasicBlock &block) {
     bool changed = false;
-    std::map<Key, Group> open;
+    std::map<Vector, Loads> open;
     auto flush = [&] {
-        for (auto &[key, group] : open)
-            changed |= rewrite(group);
+        for (auto &[vector, loads] : open)
+            changed |= rewrite(vector, loads);
         open.clear();
     };
     for (auto it = block.begin(); it != block.end();) {
         llvm::Instruction &inst = *it++; // rewrite() erases loads already passed only
         if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst)) {
-            Key key;
-            llvm::FixedVectorType *type = nullptr;
+            Vector vector;
             unsigned lane = 0;
-            if (laneOf(*load, key, type, lane)) {
-                Group &group = open[key];
-                if (!group.first) {
-                    group.first = llvm::cast<llvm::GetElementPtrInst>(load->getPointerOperand());
-                    group.type = type;
-                }
-                if (group.type == type)
-                    group.loads.push_back({load, lane});
-            }
+            if (laneOf(*load, vector, lane))
+                open[vector].push_back({load, lane});
         } else if (inst.mayWriteToMemory()) {
             // A later load of the same element may see another value.
             flush();
