@@ -71,14 +71,9 @@ double since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// One context and profiling queue of the compared platform's device for
-// every case (a context per case runs out of resources after some dozens on
-// NVIDIA's).
-using OpenClPlatform = bench::OpenClQueue;
-
 class OpenClSide : public Side {
 public:
-    OpenClSide(const OpenClPlatform &platform, const Case &c, const std::string &options,
+    OpenClSide(const bench::OpenClQueue &platform, const Case &c, const std::string &options,
                const std::string &tag)
         : case_(c), context_(platform.context), queue_(platform.queue) {
         cl_device_id device = platform.device;
@@ -357,7 +352,7 @@ std::vector<Case> suiteCases(const std::string &only) {
 // platform (null: none of that name) ours alone. Every step is
 // announced on stdout before it starts, so that a process that dies or
 // hangs tells where.
-int compareOnly(bench::ZeSetup &ze, const OpenClPlatform *platform, const Case &c) {
+int compareOnly(bench::ZeSetup &ze, const bench::OpenClQueue *platform, const Case &c) {
     const std::string label = c.name + "_plain";
     std::unique_ptr<Side> ours, theirs;
     try {
@@ -409,8 +404,10 @@ int main(int argc, char **argv) {
         return 1;
     }
     static bench::ZeSetup ze;
-    static std::unique_ptr<OpenClPlatform> opencl =
-        device ? std::make_unique<OpenClPlatform>(device, CL_QUEUE_PROFILING_ENABLE) : nullptr;
+    // One context and profiling queue for every case (a context per case
+    // runs out of resources after some dozens on NVIDIA's).
+    static std::unique_ptr<bench::OpenClQueue> opencl =
+        device ? std::make_unique<bench::OpenClQueue>(device, CL_QUEUE_PROFILING_ENABLE) : nullptr;
     if (only) {
         if (all.empty()) {
             std::fprintf(stderr, "no case named %s in the suite\n", only);
