@@ -19,8 +19,8 @@
 //                                 NVIDIA's OpenCL and nvcc's --use_fast_math
 //                                 do, -cl-denorms-are-zero.
 // Without them the translation keeps IEEE semantics but for single-precision
-// division and square root, and OpenCL's default contraction (only what the source wrote as
-// one expression is fused).
+// division and square root, and OpenCL's default contraction (only what the
+// source wrote as one expression is fused).
 #pragma once
 
 #include <string>
