@@ -62,13 +62,59 @@ uint32_t channelType(ze_image_format_layout_t layout, ze_image_format_type_t typ
             return channel::kUnsignedInt32;
         case ZE_IMAGE_FORMAT_TYPE_SINT:
             return channel::kSignedInt32;
+        case ZE_IMAGE_FORMAT_TYPE_UNORM:
+            return channel::kUnormInt32;
+        case ZE_IMAGE_FORMAT_TYPE_SNORM:
+            return channel::kSnormInt32;
         case ZE_IMAGE_FORMAT_TYPE_FLOAT:
             return channel::kFloat;
         default:
             return 0;
         }
+    case ZE_IMAGE_FORMAT_LAYOUT_10_10_10_2:
+        switch (type) {
+        case ZE_IMAGE_FORMAT_TYPE_UINT:
+            return channel::kUnsignedInt1010102;
+        case ZE_IMAGE_FORMAT_TYPE_SINT:
+            return channel::kSignedInt1010102;
+        case ZE_IMAGE_FORMAT_TYPE_UNORM:
+            return channel::kUnormInt1010102;
+        case ZE_IMAGE_FORMAT_TYPE_SNORM:
+            return channel::kSnormInt1010102;
+        case ZE_IMAGE_FORMAT_TYPE_FLOAT:
+            return channel::kFloat1010102;
+        default:
+            return 0;
+        }
+    case ZE_IMAGE_FORMAT_LAYOUT_11_11_10:
+        return type == ZE_IMAGE_FORMAT_TYPE_FLOAT ? channel::kFloat111110 : 0;
+    case ZE_IMAGE_FORMAT_LAYOUT_5_6_5:
+        return type == ZE_IMAGE_FORMAT_TYPE_UNORM ? channel::kUnormShort565 : 0;
+    case ZE_IMAGE_FORMAT_LAYOUT_5_5_5_1:
+        return type == ZE_IMAGE_FORMAT_TYPE_UNORM ? channel::kUnormShort5551 : 0;
+    case ZE_IMAGE_FORMAT_LAYOUT_4_4_4_4:
+        return type == ZE_IMAGE_FORMAT_TYPE_UNORM ? channel::kUnormShort4444 : 0;
     default:
-        return 0; // packed and media layouts
+        return 0; // media layouts
+    }
+}
+
+// The bytes of one pixel of a packed layout's `type`, 0 for the others.
+size_t packedBytes(uint32_t type) {
+    switch (type) {
+    case channel::kUnormShort565:
+    case channel::kUnormShort5551:
+    case channel::kUnormShort4444:
+        return 2;
+    case channel::kUnormInt1010102:
+    case channel::kSnormInt1010102:
+    case channel::kUnsignedInt1010102:
+    case channel::kSignedInt1010102:
+    case channel::kFloat1010102:
+    case channel::kFloat111110:
+        return 4;
+    default:
+        return 0;
     }
 }
 
@@ -96,9 +142,16 @@ uint32_t channelOrder(const ze_image_format_t &format) {
     case ZE_IMAGE_FORMAT_LAYOUT_16_16:
     case ZE_IMAGE_FORMAT_LAYOUT_32_32:
         return format.x == R && format.y == G ? channel::kRG : 0;
+    case ZE_IMAGE_FORMAT_LAYOUT_5_6_5:
+    case ZE_IMAGE_FORMAT_LAYOUT_11_11_10:
+        // Three components: the fourth swizzle has none to name.
+        return format.x == R && format.y == G && format.z == B ? channel::kRGB : 0;
     case ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8:
     case ZE_IMAGE_FORMAT_LAYOUT_16_16_16_16:
     case ZE_IMAGE_FORMAT_LAYOUT_32_32_32_32:
+    case ZE_IMAGE_FORMAT_LAYOUT_10_10_10_2:
+    case ZE_IMAGE_FORMAT_LAYOUT_5_5_5_1:
+    case ZE_IMAGE_FORMAT_LAYOUT_4_4_4_4:
         if (is(R, G, B, A))
             return channel::kRGBA;
         if (is(B, G, R, A))
@@ -151,8 +204,17 @@ bool PixelFormat::filtersLinearly() const {
     case channel::kUnormInt16:
     case channel::kSnormInt8:
     case channel::kSnormInt16:
+    case channel::kUnormInt32:
+    case channel::kSnormInt32:
     case channel::kHalfFloat:
     case channel::kFloat:
+    case channel::kUnormShort565:
+    case channel::kUnormShort5551:
+    case channel::kUnormShort4444:
+    case channel::kUnormInt1010102:
+    case channel::kSnormInt1010102:
+    case channel::kFloat1010102:
+    case channel::kFloat111110:
         return true;
     default:
         return false;
@@ -165,7 +227,9 @@ std::optional<PixelFormat> pixelFormat(const ze_image_format_t &format) {
     f.order = channelOrder(format);
     if (f.type == 0 || f.order == 0)
         return std::nullopt;
-    f.bytes = componentBytes(f.type) * components(f.order);
+    f.bytes = packedBytes(f.type);
+    if (f.bytes == 0)
+        f.bytes = componentBytes(f.type) * components(f.order);
     return f;
 }
 

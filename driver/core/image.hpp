@@ -25,12 +25,25 @@ constexpr uint32_t kSnormInt8 = 0x10D0, kSnormInt16 = 0x10D1, kUnormInt8 = 0x10D
                    kUnormInt16 = 0x10D3, kSignedInt8 = 0x10D7, kSignedInt16 = 0x10D8,
                    kSignedInt32 = 0x10D9, kUnsignedInt8 = 0x10DA, kUnsignedInt16 = 0x10DB,
                    kUnsignedInt32 = 0x10DC, kHalfFloat = 0x10DD, kFloat = 0x10DE;
-constexpr uint32_t kR = 0x10B0, kA = 0x10B1, kRG = 0x10B2, kRGBA = 0x10B5, kBGRA = 0x10B6,
-                   kARGB = 0x10B7, kABGR = 0x10C3;
+// Packed layouts: every component of a pixel in one 16- or 32-bit word, at
+// the bits of Intel's GPU surface formats of that layout (R10G10B10A2,
+// R11G11B10_FLOAT, B5G6R5, B5G5R5A1, B4G4R4A4: the component named first in
+// the lowest bits); 10_10_10_2 FLOAT is three 10-bit unsigned floats and a
+// 2-bit normalized alpha, 11_11_10 two 11-bit and one 10-bit unsigned
+// floats. 5_6_5 has OpenCL's value (CL_UNORM_SHORT_565, the same bits). The
+// others, and 32-bit normalized components, have none in OpenCL and take
+// the driver's own, which only a backend that converts pixels itself holds
+// (cuda/image_builtins.cl).
+constexpr uint32_t kUnormShort565 = 0x10D4, kUnormShort5551 = 0x7E00, kUnormShort4444 = 0x7E01,
+                   kUnormInt1010102 = 0x7E02, kSnormInt1010102 = 0x7E03,
+                   kUnsignedInt1010102 = 0x7E04, kSignedInt1010102 = 0x7E05, kFloat1010102 = 0x7E06,
+                   kFloat111110 = 0x7E07, kUnormInt32 = 0x7E08, kSnormInt32 = 0x7E09;
+constexpr uint32_t kR = 0x10B0, kA = 0x10B1, kRG = 0x10B2, kRGB = 0x10B4, kRGBA = 0x10B5,
+                   kBGRA = 0x10B6, kARGB = 0x10B7, kABGR = 0x10C3;
 } // namespace channel
 
 struct PixelFormat {
-    uint32_t type;  // channel::k*Int*, kFloat
+    uint32_t type;  // channel::k*Int*, kFloat, a packed layout's
     uint32_t order; // channel::kR ... kABGR
     size_t bytes;   // of one pixel
     // Whether a sampler may filter it linearly (OpenCL filters integer
@@ -38,8 +51,8 @@ struct PixelFormat {
     bool filtersLinearly() const;
 };
 
-// The format of `format`, or nothing when neither backend has it: packed and
-// media layouts, swizzles other than the channel orders above.
+// The format of `format`, or nothing when neither backend has it: media
+// layouts, swizzles other than the channel orders above.
 std::optional<PixelFormat> pixelFormat(const ze_image_format_t &format);
 
 class Image : public Object {

@@ -58,9 +58,23 @@ uint __ze_sampler(sampler_t sampler);
 #define UNSIGNED_INT32 0x10DC
 #define HALF_FLOAT 0x10DD
 #define FLOAT 0x10DE
+// 32-bit normalized components (image.hpp: not OpenCL's).
+#define UNORM_INT32 0x7E08
+#define SNORM_INT32 0x7E09
+// Packed layouts (image.hpp): every component in one 16- or 32-bit word.
+#define UNORM_SHORT_565 0x10D4
+#define UNORM_SHORT_5551 0x7E00
+#define UNORM_SHORT_4444 0x7E01
+#define UNORM_INT_1010102 0x7E02
+#define SNORM_INT_1010102 0x7E03
+#define UNSIGNED_INT_1010102 0x7E04
+#define SIGNED_INT_1010102 0x7E05
+#define FLOAT_1010102 0x7E06
+#define FLOAT_111110 0x7E07
 #define ORDER_R 0x10B0
 #define ORDER_A 0x10B1
 #define ORDER_RG 0x10B2
+#define ORDER_RGB 0x10B4
 #define ORDER_RGBA 0x10B5
 #define ORDER_BGRA 0x10B6
 #define ORDER_ARGB 0x10B7
@@ -91,6 +105,7 @@ static global uchar *pixel(image_ref im, int4 c) {
         case ORDER_R: return (T##4)(m.x, 0, 0, one);                                               \
         case ORDER_A: return (T##4)(0, 0, 0, m.x);                                                 \
         case ORDER_RG: return (T##4)(m.x, m.y, 0, one);                                            \
+        case ORDER_RGB: return (T##4)(m.x, m.y, m.z, one);                                         \
         case ORDER_BGRA: return m.zyxw;                                                            \
         case ORDER_ARGB: return m.yzwx;                                                            \
         case ORDER_ABGR: return m.wzyx;                                                            \
@@ -116,6 +131,8 @@ static float load_float(const global uchar *p, int type, int k) {
     case UNORM_INT16: return ((const global ushort *)p)[k] / 65535.0f;
     case SNORM_INT8: return fmax(((const global char *)p)[k] / 127.0f, -1.0f);
     case SNORM_INT16: return fmax(((const global short *)p)[k] / 32767.0f, -1.0f);
+    case UNORM_INT32: return ((const global uint *)p)[k] / 4294967295.0f;
+    case SNORM_INT32: return fmax(((const global int *)p)[k] / 2147483647.0f, -1.0f);
     case FLOAT: return ((const global float *)p)[k];
     case HALF_FLOAT: return ((const global half *)p)[k];
     case SIGNED_INT8: return ((const global char *)p)[k];
@@ -152,6 +169,10 @@ static void store_float(global uchar *p, int type, int k, float v) {
     case UNORM_INT16: ((global ushort *)p)[k] = convert_ushort_sat_rte(v * 65535.0f); break;
     case SNORM_INT8: ((global char *)p)[k] = convert_char_sat_rte(v * 127.0f); break;
     case SNORM_INT16: ((global short *)p)[k] = convert_short_sat_rte(v * 32767.0f); break;
+    case UNORM_INT32: ((global uint *)p)[k] = convert_uint_sat_rte(v * 4294967295.0f); break;
+    case SNORM_INT32:
+        ((global int *)p)[k] = max(convert_int_sat_rte(v * 2147483647.0f), -2147483647);
+        break;
     case HALF_FLOAT: ((global half *)p)[k] = (half)v; break; // rounded to nearest even
     case FLOAT: ((global float *)p)[k] = v; break;
     default: break; // write_imagef of an integer format is undefined
@@ -183,6 +204,184 @@ static void store_uint(global uchar *p, int type, int k, uint v) {
     }
 }
 
+// Packed layouts. Component k (r, g, b, a in memory's order) of a packed
+// word: its lowest bit and its width (0 where the layout has no such
+// component), at the bits of Intel's surface formats of the layout.
+static int packed_shift(int type, int k) {
+    switch (type) {
+    case UNORM_SHORT_565: return (int4)(11, 5, 0, 0)[k];
+    case UNORM_SHORT_5551: return (int4)(10, 5, 0, 15)[k];
+    case UNORM_SHORT_4444: return (int4)(8, 4, 0, 12)[k];
+    case FLOAT_111110: return (int4)(0, 11, 22, 0)[k];
+    default: return 10 * k; // 10_10_10_2
+    }
+}
+
+static int packed_width(int type, int k) {
+    switch (type) {
+    case UNORM_SHORT_565: return (int4)(5, 6, 5, 0)[k];
+    case UNORM_SHORT_5551: return (int4)(5, 5, 5, 1)[k];
+    case UNORM_SHORT_4444: return 4;
+    case FLOAT_111110: return (int4)(11, 11, 10, 0)[k];
+    default: return k < 3 ? 10 : 2; // 10_10_10_2
+    }
+}
+
+static bool is_packed(int type) {
+    return type == UNORM_SHORT_565 || (type >= UNORM_SHORT_5551 && type <= FLOAT_111110);
+}
+
+static bool packed_in_16_bits(int type) {
+    return type == UNORM_SHORT_565 || type == UNORM_SHORT_5551 || type == UNORM_SHORT_4444;
+}
+
+// Whether component k of `type` is an unsigned float of 5 exponent bits
+// (bias 15) and the rest mantissa, as 11_11_10 and 10_10_10_2 FLOAT's r, g, b.
+static bool is_small_float(int type, int k) {
+    return (type == FLOAT_111110 || type == FLOAT_1010102) && k < 3;
+}
+
+static float from_small_float(uint bits, int width) {
+    int m = width - 5;
+    uint e = bits >> m, f = bits & ((1u << m) - 1);
+    if (e == 31)
+        return as_float(0x7f800000u | (f << (23 - m))); // infinity, or NaN with its payload
+    if (e == 0)
+        return (float)f * as_float((uint)(113 - m) << 23); // f * 2^(-14 - m)
+    return as_float(((e + 112) << 23) | (f << (23 - m)));
+}
+
+// `v` rounded to the nearest small float (ties to even); negative values
+// and -0 become 0, as the format has no sign; beyond its largest, infinity.
+static uint to_small_float(float v, int width) {
+    int m = width - 5;
+    uint u = as_uint(v), infinity = 31u << m;
+    if (isnan(v)) {
+        // A NaN read from such a format (its payload in the top bits of the
+        // mantissa) keeps its payload; any other, the GPU's canonical NaN
+        // among them, becomes the format's quiet NaN.
+        uint payload = u & 0x7fffffu;
+        bool from_format = (payload & ((1u << (23 - m)) - 1)) == 0;
+        return infinity | (from_format ? payload >> (23 - m) : 1u << (m - 1));
+    }
+    if (!(v > 0.0f))
+        return 0;
+    int e = (int)(u >> 23) - 112; // the biased exponent of the result
+    uint mantissa = (u & 0x7fffffu) | 0x800000u;
+    int shift = 23 - m + (e < 1 ? 1 - e : 0); // below the smallest normal: denormal
+    if (shift > 24)
+        return 0;
+    uint kept = mantissa >> shift, dropped = mantissa & ((1u << shift) - 1),
+         halfway = 1u << (shift - 1);
+    if (dropped > halfway || (dropped == halfway && (kept & 1)))
+        ++kept; // a carry out of the mantissa raises the exponent, as it should
+    uint bits = e < 1 ? kept : ((uint)e << m) + kept - (1u << m);
+    return min(bits, infinity);
+}
+
+static int sign_extended(uint bits, int width) {
+    return (int)(bits << (32 - width)) >> (32 - width);
+}
+
+static uint packed_word(const global uchar *p, int type) {
+    return packed_in_16_bits(type) ? *(const global ushort *)p : *(const global uint *)p;
+}
+
+static void store_packed_word(global uchar *p, int type, uint word) {
+    if (packed_in_16_bits(type))
+        *(global ushort *)p = (ushort)word;
+    else
+        *(global uint *)p = word;
+}
+
+static uint packed_bits(int type, uint word, int k) {
+    int width = packed_width(type, k);
+    return width == 0 ? 0 : (word >> packed_shift(type, k)) & ((1u << width) - 1);
+}
+
+// Component k of a packed word as read_imagef, read_imagei and read_imageui
+// return it (a component the layout lacks reads 0; the channel order gives
+// alpha 1 where it has none).
+static float decode_float(int type, uint word, int k) {
+    uint bits = packed_bits(type, word, k);
+    int width = packed_width(type, k);
+    if (width == 0)
+        return 0.0f;
+    if (is_small_float(type, k))
+        return from_small_float(bits, width);
+    switch (type) {
+    case UNSIGNED_INT_1010102: return bits;
+    case SIGNED_INT_1010102: return sign_extended(bits, width);
+    case SNORM_INT_1010102:
+        return fmax(sign_extended(bits, width) / (float)((1 << (width - 1)) - 1), -1.0f);
+    default: return bits / (float)((1u << width) - 1); // normalized unsigned
+    }
+}
+
+static int decode_int(int type, uint word, int k) {
+    uint bits = packed_bits(type, word, k);
+    int width = packed_width(type, k);
+    return type == SIGNED_INT_1010102 && width > 0 ? sign_extended(bits, width) : (int)bits;
+}
+
+static uint decode_uint(int type, uint word, int k) {
+    return (uint)decode_int(type, word, k);
+}
+
+// Component k of a write, in its place in the packed word: rounded and
+// saturated as the layout's type says; 0 for a write the format's type
+// does not take (write_imagef of integers, write_imagei of normalized
+// values: undefined in OpenCL) and for components the layout lacks.
+static uint place(int type, int k, uint bits) {
+    int width = packed_width(type, k);
+    return width == 0 ? 0 : (bits & ((1u << width) - 1)) << packed_shift(type, k);
+}
+
+static uint encode_float(int type, float v, int k) {
+    int width = packed_width(type, k);
+    if (width == 0 || type == UNSIGNED_INT_1010102 || type == SIGNED_INT_1010102)
+        return 0;
+    if (is_small_float(type, k))
+        return place(type, k, to_small_float(v, width));
+    if (type == SNORM_INT_1010102) {
+        int most = (1 << (width - 1)) - 1;
+        return place(type, k, (uint)clamp(convert_int_sat_rte(v * (float)most), -most, most));
+    }
+    uint most = (1u << width) - 1;
+    return place(type, k, min(convert_uint_sat_rte(v * (float)most), most));
+}
+
+static uint encode_uint(int type, uint v, int k);
+static uint encode_int(int type, int v, int k) {
+    if (type != SIGNED_INT_1010102)
+        return encode_uint(type, (uint)v, k); // SPIR-V's write_imagei of write_imageui
+    int low = -(1 << (packed_width(type, k) - 1));
+    return place(type, k, (uint)clamp(v, low, -low - 1));
+}
+
+static uint encode_uint(int type, uint v, int k) {
+    if (type == SIGNED_INT_1010102)
+        return encode_int(type, (int)v, k);
+    if (type != UNSIGNED_INT_1010102)
+        return 0;
+    return place(type, k, min(v, (1u << packed_width(type, k)) - 1));
+}
+
+#define PACKED(T)                                                                                  \
+    static T##4 unpack_##T(const global uchar *p, int type) {                                      \
+        uint w = packed_word(p, type);                                                             \
+        return (T##4)(decode_##T(type, w, 0), decode_##T(type, w, 1), decode_##T(type, w, 2),      \
+                      decode_##T(type, w, 3));                                                     \
+    }                                                                                              \
+    static void pack_##T(global uchar *p, int type, T##4 m) {                                      \
+        store_packed_word(p, type,                                                                 \
+                          encode_##T(type, m.x, 0) | encode_##T(type, m.y, 1) |                    \
+                              encode_##T(type, m.z, 2) | encode_##T(type, m.w, 3));                \
+    }
+PACKED(float)
+PACKED(int)
+PACKED(uint)
+
 // Whether `c` (x, y, z: the layer of an array in its coordinate's place) is
 // inside the image.
 static bool inside(image_ref im, int4 c) {
@@ -198,6 +397,8 @@ static int4 clamped(image_ref im, int4 c) {
 #define FETCH_AND_STORE(T)                                                                         \
     static T##4 fetch_##T(image_ref im, int4 c) {                                                  \
         const global uchar *p = pixel(im, clamped(im, c));                                         \
+        if (is_packed(im->channel_type))                                                           \
+            return from_memory_##T(unpack_##T(p, im->channel_type), im->channel_order);            \
         int n = components(im->channel_order);                                                     \
         T##4 m = (T##4)(0);                                                                        \
         m.x = load_##T(p, im->channel_type, 0);                                                    \
@@ -215,6 +416,10 @@ static int4 clamped(image_ref im, int4 c) {
         global uchar *p = pixel(im, c);                                                            \
         int n = components(im->channel_order);                                                     \
         T##4 m = to_memory_##T(v, im->channel_order);                                              \
+        if (is_packed(im->channel_type)) {                                                         \
+            pack_##T(p, im->channel_type, m);                                                      \
+            return;                                                                                \
+        }                                                                                          \
         store_##T(p, im->channel_type, 0, m.x);                                                    \
         if (n > 1)                                                                                 \
             store_##T(p, im->channel_type, 1, m.y);                                                \
@@ -230,7 +435,7 @@ FETCH_AND_STORE(uint)
 // The border color of CLK_ADDRESS_CLAMP: transparent black, or opaque
 // black for a format without alpha.
 static bool has_alpha(int order) {
-    return order != ORDER_R && order != ORDER_RG;
+    return order != ORDER_R && order != ORDER_RG && order != ORDER_RGB;
 }
 
 // Pixels along spatial dimension `d` (they come before an array's layers).

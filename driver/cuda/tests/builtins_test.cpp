@@ -1,14 +1,17 @@
 // OpenCL builtins the CUDA backend defines itself, libclc-15's NVPTX library
 // lacking them or defining them as what LLVM 15's NVPTX backend cannot
-// compile: the work-group functions on every type, and the native_* and
-// half_* math builtins on the GPU's approximate instructions, each checked
-// against the host within what OpenCL allows. Without an NVIDIA GPU every
-// test says it skipped.
+// compile: the work-group functions on every type, the native_* and half_*
+// math builtins on the GPU's approximate instructions, each checked against
+// the host within what OpenCL allows, and the image builtins' packed
+// layouts. Without an NVIDIA GPU every test says it skipped.
 #include "cuda_test.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 
 namespace zetest {
@@ -469,6 +472,404 @@ TEST_F(CudaBuiltins, NativeMathOnVectors) {
         EXPECT_NEAR(e[i], std::exp(v), std::exp(v) * 1e-5) << i;
         EXPECT_NEAR(r[i], 1 / std::sqrt(v), 1e-6 / std::sqrt(v)) << i;
         EXPECT_NEAR(dq[i], v / (v + 1), 1e-6) << i;
+    }
+}
+
+// A packed layout as the driver defines it (Intel's surface formats of the
+// layout): each component's lowest bit and width in the pixel's word (r, g,
+// b, a; width 0 where there is no such component).
+struct PackedLayout {
+    const char *name;
+    ze_image_format_layout_t layout;
+    ze_image_format_type_t type;
+    uint32_t bytes;
+    int shift[4], width[4];
+};
+
+const PackedLayout kPackedLayouts[] = {
+    {"10_10_10_2 UINT",
+     ZE_IMAGE_FORMAT_LAYOUT_10_10_10_2,
+     ZE_IMAGE_FORMAT_TYPE_UINT,
+     4,
+     {0, 10, 20, 30},
+     {10, 10, 10, 2}},
+    {"10_10_10_2 SINT",
+     ZE_IMAGE_FORMAT_LAYOUT_10_10_10_2,
+     ZE_IMAGE_FORMAT_TYPE_SINT,
+     4,
+     {0, 10, 20, 30},
+     {10, 10, 10, 2}},
+    {"10_10_10_2 UNORM",
+     ZE_IMAGE_FORMAT_LAYOUT_10_10_10_2,
+     ZE_IMAGE_FORMAT_TYPE_UNORM,
+     4,
+     {0, 10, 20, 30},
+     {10, 10, 10, 2}},
+    {"10_10_10_2 SNORM",
+     ZE_IMAGE_FORMAT_LAYOUT_10_10_10_2,
+     ZE_IMAGE_FORMAT_TYPE_SNORM,
+     4,
+     {0, 10, 20, 30},
+     {10, 10, 10, 2}},
+    {"10_10_10_2 FLOAT",
+     ZE_IMAGE_FORMAT_LAYOUT_10_10_10_2,
+     ZE_IMAGE_FORMAT_TYPE_FLOAT,
+     4,
+     {0, 10, 20, 30},
+     {10, 10, 10, 2}},
+    {"11_11_10 FLOAT",
+     ZE_IMAGE_FORMAT_LAYOUT_11_11_10,
+     ZE_IMAGE_FORMAT_TYPE_FLOAT,
+     4,
+     {0, 11, 22, 0},
+     {11, 11, 10, 0}},
+    {"5_6_5 UNORM",
+     ZE_IMAGE_FORMAT_LAYOUT_5_6_5,
+     ZE_IMAGE_FORMAT_TYPE_UNORM,
+     2,
+     {11, 5, 0, 0},
+     {5, 6, 5, 0}},
+    {"5_5_5_1 UNORM",
+     ZE_IMAGE_FORMAT_LAYOUT_5_5_5_1,
+     ZE_IMAGE_FORMAT_TYPE_UNORM,
+     2,
+     {10, 5, 0, 15},
+     {5, 5, 5, 1}},
+    {"4_4_4_4 UNORM",
+     ZE_IMAGE_FORMAT_LAYOUT_4_4_4_4,
+     ZE_IMAGE_FORMAT_TYPE_UNORM,
+     2,
+     {8, 4, 0, 12},
+     {4, 4, 4, 4}},
+};
+
+enum class Encoding { Unorm, Snorm, Uint, Sint, SmallFloat };
+
+Encoding encodingOf(const PackedLayout &f, int k) {
+    switch (f.type) {
+    case ZE_IMAGE_FORMAT_TYPE_UINT:
+        return Encoding::Uint;
+    case ZE_IMAGE_FORMAT_TYPE_SINT:
+        return Encoding::Sint;
+    case ZE_IMAGE_FORMAT_TYPE_SNORM:
+        return Encoding::Snorm;
+    case ZE_IMAGE_FORMAT_TYPE_FLOAT:
+        return k < 3 ? Encoding::SmallFloat : Encoding::Unorm; // 10_10_10_2's alpha
+    default:
+        return Encoding::Unorm;
+    }
+}
+
+bool isIntegerLayout(const PackedLayout &f) {
+    return f.type == ZE_IMAGE_FORMAT_TYPE_UINT || f.type == ZE_IMAGE_FORMAT_TYPE_SINT;
+}
+
+uint32_t fieldOf(const PackedLayout &f, uint32_t word, int k) {
+    return (word >> f.shift[k]) & ((1u << f.width[k]) - 1);
+}
+
+int32_t signExtended(uint32_t bits, int width) {
+    return int32_t(bits << (32 - width)) >> (32 - width);
+}
+
+uint32_t bitsOf(float v) {
+    uint32_t u;
+    std::memcpy(&u, &v, sizeof u);
+    return u;
+}
+
+// An unsigned float of 5 exponent bits (bias 15) and width - 5 mantissa
+// bits; NaNs keep their payload in the mantissa's top bits.
+float smallFloat(uint32_t bits, int width) {
+    const int m = width - 5;
+    const uint32_t e = bits >> m, f = bits & ((1u << m) - 1);
+    if (e == 31) {
+        const uint32_t u = 0x7f800000u | (f << (23 - m));
+        float v;
+        std::memcpy(&v, &u, sizeof v);
+        return v;
+    }
+    if (e == 0)
+        return std::ldexp(float(f), -14 - m);
+    return std::ldexp(1.0f + float(f) / float(1u << m), int(e) - 15);
+}
+
+// The small float nearest to a finite `v`, ties to the even code, by
+// search: negatives are 0, beyond the largest (by half its step) infinity.
+uint32_t nearestSmallFloat(float v, int width) {
+    const uint32_t infinity = 31u << (width - 5);
+    if (!(v > 0.0f))
+        return 0;
+    const double largest = smallFloat(infinity - 1, width);
+    const double step = largest - smallFloat(infinity - 2, width);
+    if (v >= largest + step / 2)
+        return infinity;
+    uint32_t best = 0;
+    double bestDistance = v;
+    for (uint32_t code = 1; code < infinity; ++code) {
+        const double d = std::fabs(double(smallFloat(code, width)) - v);
+        if (d < bestDistance || (d == bestDistance && code % 2 == 0)) {
+            best = code;
+            bestDistance = d;
+        }
+    }
+    return best;
+}
+
+// What read_imagef returns for component k of `word` (alpha 1 where the
+// layout has none).
+float readAsFloat(const PackedLayout &f, uint32_t word, int k) {
+    const int w = f.width[k];
+    if (w == 0)
+        return k == 3 ? 1.0f : 0.0f;
+    const uint32_t bits = fieldOf(f, word, k);
+    switch (encodingOf(f, k)) {
+    case Encoding::Uint:
+        return float(bits);
+    case Encoding::Sint:
+        return float(signExtended(bits, w));
+    case Encoding::Snorm:
+        return std::max(float(signExtended(bits, w)) / float((1 << (w - 1)) - 1), -1.0f);
+    case Encoding::SmallFloat:
+        return smallFloat(bits, w);
+    default:
+        return float(bits) / float((1u << w) - 1);
+    }
+}
+
+int32_t readAsInt(const PackedLayout &f, uint32_t word, int k) {
+    const uint32_t bits = fieldOf(f, word, k);
+    return encodingOf(f, k) == Encoding::Sint ? signExtended(bits, f.width[k]) : int32_t(bits);
+}
+
+// The bits write_imagef stores for component k of value `v`: rounded to
+// nearest even, saturated; a NaN is 0 in normalized components, the quiet
+// NaN (exponent and top mantissa bit set) in small floats unless the NaN
+// came from one (the NaNs written here do not).
+uint32_t writtenFromFloat(const PackedLayout &f, int k, float v) {
+    const int w = f.width[k];
+    if (std::isnan(v))
+        return encodingOf(f, k) == Encoding::SmallFloat ? (31u << (w - 5)) | (1u << (w - 6)) : 0;
+    switch (encodingOf(f, k)) {
+    case Encoding::SmallFloat:
+        return nearestSmallFloat(v, w);
+    case Encoding::Snorm: {
+        const int most = (1 << (w - 1)) - 1;
+        const int r =
+            std::clamp(int(std::nearbyint(std::clamp(v, -1.0f, 1.0f) * most)), -most, most);
+        return uint32_t(r) & ((1u << w) - 1);
+    }
+    default: {
+        const uint32_t most = (1u << w) - 1;
+        return uint32_t(std::nearbyint(std::clamp(v, 0.0f, 1.0f) * float(most)));
+    }
+    }
+}
+
+// The bits write_imagei stores for component k of `v`: saturated to the
+// component's range.
+uint32_t writtenFromInt(const PackedLayout &f, int k, int32_t v) {
+    const int w = f.width[k];
+    if (encodingOf(f, k) == Encoding::Sint)
+        return uint32_t(std::clamp(v, -(1 << (w - 1)), (1 << (w - 1)) - 1)) & ((1u << w) - 1);
+    return std::min(uint32_t(v), (1u << w) - 1); // SPIR-V's write_imagei of write_imageui
+}
+
+// Every packed layout, as a 1D image: words of varied bits read as floats
+// and integers against the host's decoding; those values written back give
+// the same words (but a normalized signed component's most negative value,
+// which reads as -1 and so writes back as its negation); and values out of
+// range or between two codes are written saturated and rounded to nearest
+// even.
+TEST_F(CudaBuiltins, PackedImageLayoutsReadAndWriteTheirBits) {
+    constexpr uint32_t n = 256;
+    ze_module_handle_t m = cudaModule("packed_images");
+    ze_kernel_handle_t readPixels = kernel(m, "read_pixels", 64);
+    ze_kernel_handle_t writeFloats = kernel(m, "write_floats", 64);
+    ze_kernel_handle_t writeInts = kernel(m, "write_ints", 64);
+    using Float4 = std::array<float, 4>;
+    using Int4 = std::array<int32_t, 4>;
+    float *floats = device<float>(4 * n);
+    int32_t *ints = device<int32_t>(4 * n);
+    for (const PackedLayout &f : kPackedLayouts) {
+        SCOPED_TRACE(f.name);
+        ze_image_desc_t desc = {ZE_STRUCTURE_TYPE_IMAGE_DESC};
+        desc.flags = ZE_IMAGE_FLAG_KERNEL_WRITE;
+        desc.type = ZE_IMAGE_TYPE_1D;
+        desc.format = {f.layout,
+                       f.type,
+                       ZE_IMAGE_FORMAT_SWIZZLE_R,
+                       ZE_IMAGE_FORMAT_SWIZZLE_G,
+                       ZE_IMAGE_FORMAT_SWIZZLE_B,
+                       ZE_IMAGE_FORMAT_SWIZZLE_A};
+        desc.width = n;
+        desc.height = desc.depth = 1;
+        ZeHandle<ze_image_handle_t, zeImageDestroy> image;
+        ASSERT_ZE_SUCCESS(zeImageCreate(context_, device_, &desc, image.out()));
+        ze_image_handle_t imageHandle = image;
+        // Words of every pattern: all zeros, all ones, and mixed bits.
+        std::vector<uint32_t> words(n);
+        for (uint32_t i = 0; i < n; ++i)
+            words[i] = i == 0 ? 0u : i == 1 ? ~0u : uint32_t(i * 2654435761u ^ (i << 7));
+        if (f.bytes == 2)
+            for (uint32_t &w : words)
+                w &= 0xffffu;
+        auto toBytes = [&](const std::vector<uint32_t> &w) {
+            std::vector<uint8_t> bytes(size_t(n) * f.bytes);
+            for (uint32_t i = 0; i < n; ++i)
+                std::memcpy(&bytes[size_t(i) * f.bytes], &w[i], f.bytes); // little-endian
+            return bytes;
+        };
+        auto imageWords = [&]() {
+            std::vector<uint8_t> bytes(size_t(n) * f.bytes);
+            EXPECT_ZE_SUCCESS(zeCommandListAppendImageCopyToMemory(list_, bytes.data(), imageHandle,
+                                                                   nullptr, nullptr, 0, nullptr));
+            sync(list_);
+            std::vector<uint32_t> w(n, 0);
+            for (uint32_t i = 0; i < n; ++i)
+                std::memcpy(&w[i], &bytes[size_t(i) * f.bytes], f.bytes);
+            return w;
+        };
+        const std::vector<uint8_t> in = toBytes(words);
+        ASSERT_ZE_SUCCESS(zeCommandListAppendImageCopyFromMemory(list_, imageHandle, in.data(),
+                                                                 nullptr, nullptr, 0, nullptr));
+        void *a = floats, *b = ints;
+        ASSERT_ZE_SUCCESS(zeCommandListAppendBarrier(list_, nullptr, 0, nullptr));
+        ASSERT_ZE_SUCCESS(setArgs(readPixels, {byValue(imageHandle), pointer(a), pointer(b)}));
+        ASSERT_ZE_SUCCESS(launch(list_, readPixels, {n / 64, 1, 1}));
+        const std::vector<float> readFloats = read(floats, 4 * n);
+        const std::vector<int32_t> readInts = read(ints, 4 * n);
+        for (uint32_t i = 0; i < n; ++i)
+            for (int k = 0; k < 4; ++k) {
+                const float got = readFloats[4 * i + k], want = readAsFloat(f, words[i], k);
+                const Encoding e = encodingOf(f, k);
+                if (f.width[k] > 0 && (e == Encoding::Unorm || e == Encoding::Snorm))
+                    ASSERT_NEAR(got, want, 1e-6f)
+                        << "word " << std::hex << words[i] << " component " << k;
+                else
+                    ASSERT_EQ(bitsOf(got), bitsOf(want))
+                        << "word " << std::hex << words[i] << " component " << k << ": " << got
+                        << ", not " << want;
+                if (isIntegerLayout(f))
+                    ASSERT_EQ(readInts[4 * i + k], readAsInt(f, words[i], k))
+                        << "word " << std::hex << words[i] << " component " << k;
+            }
+        // What was read, written back.
+        ze_kernel_handle_t write = isIntegerLayout(f) ? writeInts : writeFloats;
+        void *values = isIntegerLayout(f) ? static_cast<void *>(ints) : floats;
+        ASSERT_ZE_SUCCESS(setArgs(write, {byValue(imageHandle), pointer(values)}));
+        ASSERT_ZE_SUCCESS(launch(list_, write, {n / 64, 1, 1}));
+        std::vector<uint32_t> expected = words;
+        if (f.type == ZE_IMAGE_FORMAT_TYPE_SNORM)
+            for (uint32_t &w : expected)
+                for (int k = 0; k < 4; ++k)
+                    if (fieldOf(f, w, k) == 1u << (f.width[k] - 1))
+                        w = (w & ~(((1u << f.width[k]) - 1) << f.shift[k])) |
+                            (((1u << (f.width[k] - 1)) + 1) << f.shift[k]);
+        std::vector<uint32_t> out = imageWords();
+        for (uint32_t i = 0; i < n; ++i)
+            ASSERT_EQ(out[i], expected[i]) << "pixel " << i << " read " << std::hex << words[i];
+        // Values out of range, between two codes and NaNs (the GPU's
+        // canonical one, and one with a payload of low bits), the same in
+        // every channel.
+        uint32_t nanBits[2] = {0x7fffffffu, 0x7f800001u};
+        float nans[2];
+        std::memcpy(nans, nanBits, sizeof nans);
+        const float floatCases[] = {
+            2.0f,     -1.0f, 0.5f,    0.25f,  1e10f, -3.0f, 1.0f + 1.0f / 128, 1.0f + 3.0f / 128,
+            0x1p-15f, 0.3f,  nans[0], nans[1]};
+        const int32_t intCases[] = {5000, -600, 600, 7, -5, 5, 1, -1, 0, 1023, -512, 511};
+        constexpr uint32_t kCases = 12;
+        std::vector<Float4> floatValues(n);
+        std::vector<Int4> intValues(n);
+        for (uint32_t i = 0; i < n; ++i) {
+            floatValues[i].fill(floatCases[i % kCases]);
+            intValues[i].fill(intCases[i % kCases]);
+        }
+        ASSERT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(
+            list_, values,
+            isIntegerLayout(f) ? static_cast<void *>(intValues.data()) : floatValues.data(),
+            n * sizeof(Float4), nullptr, 0, nullptr));
+        ASSERT_ZE_SUCCESS(zeCommandListAppendBarrier(list_, nullptr, 0, nullptr));
+        ASSERT_ZE_SUCCESS(launch(list_, write, {n / 64, 1, 1}));
+        out = imageWords();
+        for (uint32_t i = 0; i < n; ++i) {
+            uint32_t want = 0;
+            for (int k = 0; k < 4; ++k)
+                if (f.width[k] > 0)
+                    want |= (isIntegerLayout(f) ? writtenFromInt(f, k, intCases[i % kCases])
+                                                : writtenFromFloat(f, k, floatCases[i % kCases]))
+                            << f.shift[k];
+            ASSERT_EQ(out[i], want)
+                << "pixel " << i << " written "
+                << (isIntegerLayout(f) ? float(intCases[i % kCases]) : floatCases[i % kCases]);
+        }
+    }
+}
+
+// One-component 32-bit normalized images (R32_UNORM, R32_SNORM): words
+// read as floats within a float's precision, and floats written rounded and
+// saturated (the most negative word reads as -1).
+TEST_F(CudaBuiltins, ThirtyTwoBitNormalizedImages) {
+    constexpr uint32_t n = 64;
+    ze_module_handle_t m = cudaModule("packed_images");
+    ze_kernel_handle_t readPixels = kernel(m, "read_pixels", 64);
+    ze_kernel_handle_t writeFloats = kernel(m, "write_floats", 64);
+    float *floats = device<float>(4 * n);
+    int32_t *ints = device<int32_t>(4 * n);
+    for (ze_image_format_type_t type : {ZE_IMAGE_FORMAT_TYPE_UNORM, ZE_IMAGE_FORMAT_TYPE_SNORM}) {
+        const bool snorm = type == ZE_IMAGE_FORMAT_TYPE_SNORM;
+        SCOPED_TRACE(snorm ? "SNORM" : "UNORM");
+        ze_image_desc_t desc = {ZE_STRUCTURE_TYPE_IMAGE_DESC};
+        desc.flags = ZE_IMAGE_FLAG_KERNEL_WRITE;
+        desc.type = ZE_IMAGE_TYPE_1D;
+        desc.format = {ZE_IMAGE_FORMAT_LAYOUT_32, type,
+                       ZE_IMAGE_FORMAT_SWIZZLE_R, ZE_IMAGE_FORMAT_SWIZZLE_0,
+                       ZE_IMAGE_FORMAT_SWIZZLE_0, ZE_IMAGE_FORMAT_SWIZZLE_1};
+        desc.width = n;
+        desc.height = desc.depth = 1;
+        ZeHandle<ze_image_handle_t, zeImageDestroy> image;
+        ASSERT_ZE_SUCCESS(zeImageCreate(context_, device_, &desc, image.out()));
+        ze_image_handle_t imageHandle = image;
+        std::vector<uint32_t> words(n);
+        for (uint32_t i = 0; i < n; ++i)
+            words[i] = i == 0 ? 0u : i == 1 ? ~0u : i == 2 ? 0x80000000u : i * 2654435761u;
+        ASSERT_ZE_SUCCESS(zeCommandListAppendImageCopyFromMemory(list_, imageHandle, words.data(),
+                                                                 nullptr, nullptr, 0, nullptr));
+        ASSERT_ZE_SUCCESS(zeCommandListAppendBarrier(list_, nullptr, 0, nullptr));
+        void *a = floats, *b = ints;
+        ASSERT_ZE_SUCCESS(setArgs(readPixels, {byValue(imageHandle), pointer(a), pointer(b)}));
+        ASSERT_ZE_SUCCESS(launch(list_, readPixels, {1, 1, 1}));
+        const std::vector<float> got = read(floats, 4 * n);
+        for (uint32_t i = 0; i < n; ++i) {
+            const double want = snorm ? std::max(double(int32_t(words[i])) / 2147483647.0, -1.0)
+                                      : double(words[i]) / 4294967295.0;
+            ASSERT_NEAR(got[4 * i], want, 3e-7) << "word " << std::hex << words[i];
+            ASSERT_EQ(got[4 * i + 3], 1.0f) << "alpha of a format without one";
+        }
+        const float cases[] = {2.0f, -2.0f, 0.5f, 0.25f, -0.25f, 0x1p-20f};
+        std::vector<float> values(4 * n);
+        for (uint32_t i = 0; i < n; ++i)
+            values[4 * i] = cases[i % 6];
+        ASSERT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(
+            list_, floats, values.data(), values.size() * sizeof(float), nullptr, 0, nullptr));
+        ASSERT_ZE_SUCCESS(zeCommandListAppendBarrier(list_, nullptr, 0, nullptr));
+        ASSERT_ZE_SUCCESS(setArgs(writeFloats, {byValue(imageHandle), pointer(a)}));
+        ASSERT_ZE_SUCCESS(launch(list_, writeFloats, {1, 1, 1}));
+        std::vector<uint32_t> out(n);
+        ASSERT_ZE_SUCCESS(zeCommandListAppendImageCopyToMemory(list_, out.data(), imageHandle,
+                                                               nullptr, nullptr, 0, nullptr));
+        sync(list_);
+        for (uint32_t i = 0; i < n; ++i) {
+            // As a float the scales are 2^31 and 2^32; the saturation keeps
+            // the ends in range.
+            const double v = std::clamp(double(cases[i % 6]), snorm ? -1.0 : 0.0, 1.0);
+            const uint32_t want =
+                snorm ? uint32_t(int32_t(std::clamp(std::nearbyint(v * 2147483648.0), -2147483647.0,
+                                                    2147483647.0)))
+                      : uint32_t(std::min(std::nearbyint(v * 4294967296.0), 4294967295.0));
+            ASSERT_EQ(out[i], want) << "written " << cases[i % 6];
+        }
     }
 }
 
