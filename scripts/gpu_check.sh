@@ -36,7 +36,7 @@
 #       libze_cuda.so, and the launch benchmarks (without the validation
 #       layer, as an application runs; only they with `benchmarks`, only
 #       the launch costs, bench_cuda_launch and bench_launch, with `launch`; with
-#       `peers`, on two GPUs or more, only the two-GPU suite and benchmark;
+#       `peers`, on two GPUs or more, only the two-GPU suites and benchmark;
 #       with `math`, the builtins' suite and the kernels against NVIDIA's
 #       OpenCL on the same sources, bench_cuda_vs_opencl (with the packed
 #       kernel suite too, its outputs also compared with the CPU driver's);
@@ -79,7 +79,7 @@ GPU_PROGRAMS=(
 GPU_DRIVER_SUITES=(driver_device context command_list immediate_list event_fence memory
     module_kernel lifetime)
 GPU_INTEROP_TESTS=(engine stream memory kernel events execute embedding c_api cpp_wrapper
-    cpp_wrapper_modes cpp_wrapper_noexcept device_lost)
+    cpp_wrapper_modes cpp_wrapper_noexcept device_lost two_devices)
 GPU_DATA=(driver/tests/spirv driver/cuda/tests/spirv driver/program/spirv tests/interop/spirv tests/gpu_runtime/spirv
     tests/mlir_runtime/spirv benchmarks/spirv examples/spirv tests/sycl/spirv)
 
@@ -393,6 +393,7 @@ run)
         # Two GPUs or more (nvidia-h100-x2): only what needs them.
         export ZE_ENABLE_ALT_DRIVERS="$cuda_driver"
         section ze_cuda.peers 180 "$b/driver/cuda/tests/ze_cuda_peers_test"
+        section interop_two_devices 180 "$b/tests/interop/interop_two_devices_test"
         unset ZE_ENABLE_VALIDATION_LAYER ZE_ENABLE_PARAMETER_VALIDATION
         section bench_cuda_peer 120 "$b/benchmarks/bench_cuda_peer" --benchmark_min_time=0.5
         echo "=== summary: ${#failed[@]} failed${failed[*]:+: ${failed[*]}}"
