@@ -43,6 +43,10 @@ DECLARE_ALL_ACCESSES(image1d_array_t)
 DECLARE_ALL_ACCESSES(image2d_t)
 DECLARE_ALL_ACCESSES(image2d_array_t)
 DECLARE_ALL_ACCESSES(image3d_t)
+// Depth images (cl_khr_depth_images): one-component images read as a float.
+#pragma OPENCL EXTENSION cl_khr_depth_images : enable
+DECLARE_ALL_ACCESSES(image2d_depth_t)
+DECLARE_ALL_ACCESSES(image2d_array_depth_t)
 uint __ze_sampler(sampler_t sampler);
 
 // OpenCL's channel types and orders (image.hpp's channel values).
@@ -720,3 +724,47 @@ WRITES(image3d_t, read_write, 4)
 ALL_ACCESSES(QUERIES, image3d_t)
 ALL_ACCESSES(HEIGHT, image3d_t)
 ALL_ACCESSES(DEPTH_AND_DIM3, image3d_t)
+
+// Depth images: the first component of a one-component image (a 32-bit
+// float or 16-bit normalized value, say) as one float; a write stores the
+// float into it. Sampled reads filter as those of 2D images do.
+#define DEPTH_SAMPLED_READS(type, arrayed, N)                                                      \
+    float OVERLOAD read_imagef(read_only type image, sampler_t sampler, float##N c) {             \
+        return sample_float(__ze_image(image), __ze_sampler(sampler), widen_float##N(c), 2,        \
+                            arrayed)                                                               \
+            .x;                                                                                    \
+    }                                                                                              \
+    float OVERLOAD read_imagef(read_only type image, sampler_t sampler, int##N c) {               \
+        return sample_float(__ze_image(image), integer_coordinates(__ze_sampler(sampler)),         \
+                            centered(widen_int##N(c)), 2, arrayed)                                 \
+            .x;                                                                                    \
+    }
+#define DEPTH_PLAIN_READS(type, access, N)                                                        \
+    float OVERLOAD read_imagef(access type image, int##N c) {                                     \
+        return fetch_float(__ze_image(image), widen_int##N(c)).x;                                  \
+    }
+#define DEPTH_WRITES(type, access, N)                                                             \
+    void OVERLOAD write_imagef(access type image, int##N c, float v) {                            \
+        put_float(__ze_image(image), widen_int##N(c), (float4)(v, 0.0f, 0.0f, 1.0f));              \
+    }
+
+// image2d_depth_t
+DEPTH_SAMPLED_READS(image2d_depth_t, false, 2)
+DEPTH_PLAIN_READS(image2d_depth_t, read_only, 2)
+DEPTH_PLAIN_READS(image2d_depth_t, read_write, 2)
+DEPTH_WRITES(image2d_depth_t, write_only, 2)
+DEPTH_WRITES(image2d_depth_t, read_write, 2)
+ALL_ACCESSES(QUERIES, image2d_depth_t)
+ALL_ACCESSES(HEIGHT, image2d_depth_t)
+ALL_ACCESSES(DIM2, image2d_depth_t)
+
+// image2d_array_depth_t: (x, y, layer)
+DEPTH_SAMPLED_READS(image2d_array_depth_t, true, 4)
+DEPTH_PLAIN_READS(image2d_array_depth_t, read_only, 4)
+DEPTH_PLAIN_READS(image2d_array_depth_t, read_write, 4)
+DEPTH_WRITES(image2d_array_depth_t, write_only, 4)
+DEPTH_WRITES(image2d_array_depth_t, read_write, 4)
+ALL_ACCESSES(QUERIES, image2d_array_depth_t)
+ALL_ACCESSES(HEIGHT, image2d_array_depth_t)
+ALL_ACCESSES(ARRAY_SIZE, image2d_array_depth_t)
+ALL_ACCESSES(DIM2, image2d_array_depth_t)

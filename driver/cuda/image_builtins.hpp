@@ -20,7 +20,7 @@ bool isImageBuiltin(llvm::StringRef name);
 // Links the builtins `module` calls and defines what they ask of the
 // translation: an image argument's descriptor, a sampler's bits, constant
 // samplers. False, with the reason in `log`, if the library does not load.
-// Builtins it does not define (mipmapped, depth and multisampled images)
+// Builtins it does not define (mipmapped and multisampled images)
 // stay declared.
 bool linkImageBuiltins(llvm::Module &module, std::string *log);
 

@@ -364,7 +364,7 @@ bool linkLibclc(llvm::Module &module, std::string *log) {
 }
 
 // Kernels that call an image builtin the library does not define
-// (image_builtins.hpp: mipmapped, depth and multisampled images), directly or
+// (image_builtins.hpp: mipmapped and multisampled images), directly or
 // through other functions, are left out of the module, with a line of the
 // log each, so that the module's other kernels still build; `kernels` loses
 // their metadata (zeKernelCreate then does not find them). When every
@@ -434,8 +434,8 @@ std::string undefinedCalls(const llvm::Module &module) {
     for (const std::string &name : names)
         message += "PTX translation: " + name +
                    (isImageBuiltin(name)
-                        ? " is an image builtin the CUDA backend does not define (mipmapped, depth "
-                          "and multisampled images)\n"
+                        ? " is an image builtin the CUDA backend does not define (mipmapped and "
+                          "multisampled images)\n"
                         : " is called but neither the module nor libclc defines it\n");
     return message;
 }

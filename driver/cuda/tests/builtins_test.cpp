@@ -873,5 +873,107 @@ TEST_F(CudaBuiltins, ThirtyTwoBitNormalizedImages) {
     }
 }
 
+// Depth images: a 2D one of 32-bit floats written by a kernel (read back
+// by a copy) and sampled nearest and linearly; an array of 16-bit
+// normalized layers read pixel by pixel, with its size.
+TEST_F(CudaBuiltins, DepthImagesReadWriteAndSample) {
+    constexpr uint32_t w = 16, h = 4;
+    ze_module_handle_t m = cudaModule("depth_images");
+    ze_image_desc_t desc = {ZE_STRUCTURE_TYPE_IMAGE_DESC};
+    desc.flags = ZE_IMAGE_FLAG_KERNEL_WRITE;
+    desc.type = ZE_IMAGE_TYPE_2D;
+    desc.format = {ZE_IMAGE_FORMAT_LAYOUT_32, ZE_IMAGE_FORMAT_TYPE_FLOAT,
+                   ZE_IMAGE_FORMAT_SWIZZLE_R, ZE_IMAGE_FORMAT_SWIZZLE_0,
+                   ZE_IMAGE_FORMAT_SWIZZLE_0, ZE_IMAGE_FORMAT_SWIZZLE_1};
+    desc.width = w;
+    desc.height = h;
+    desc.depth = 1;
+    ZeHandle<ze_image_handle_t, zeImageDestroy> image;
+    ASSERT_ZE_SUCCESS(zeImageCreate(context_, device_, &desc, image.out()));
+    ze_image_handle_t imageHandle = image;
+    std::vector<float> values(w * h);
+    for (uint32_t i = 0; i < w * h; ++i)
+        values[i] = 0.25f * float(i % w) + 10.0f * float(i / w);
+    float *dvalues = deviceWith(values);
+    void *pv = dvalues;
+    ze_kernel_handle_t write = kernel(m, "write_depth", w, h);
+    ASSERT_ZE_SUCCESS(setArgs(write, {byValue(imageHandle), pointer(pv)}));
+    ASSERT_ZE_SUCCESS(launch(list_, write, {1, 1, 1}));
+    std::vector<float> copied(w * h, -1.0f);
+    ASSERT_ZE_SUCCESS(zeCommandListAppendImageCopyToMemory(list_, copied.data(), imageHandle,
+                                                           nullptr, nullptr, 0, nullptr));
+    sync(list_);
+    for (uint32_t i = 0; i < w * h; ++i)
+        ASSERT_EQ(copied[i], values[i]) << "pixel " << i;
+
+    // Reads at pixel centers and halfway between two pixels of a row,
+    // unnormalized coordinates, clamped to the edge.
+    std::vector<std::pair<float, float>> at;
+    std::vector<float> nearest, linear;
+    for (uint32_t y = 0; y < h; ++y)
+        for (uint32_t x = 0; x + 1 < w; x += 3) {
+            at.push_back({float(x) + 0.5f, float(y) + 0.5f});
+            nearest.push_back(values[y * w + x]);
+            linear.push_back(values[y * w + x]);
+            at.push_back({float(x) + 1.0f, float(y) + 0.5f});
+            nearest.push_back(values[y * w + x + 1]); // floor(x + 1.0)
+            linear.push_back(0.5f * (values[y * w + x] + values[y * w + x + 1]));
+        }
+    const uint32_t n = uint32_t(at.size());
+    std::vector<float> flat;
+    for (auto [x, y] : at) {
+        flat.push_back(x);
+        flat.push_back(y);
+    }
+    float *dat = deviceWith(flat);
+    float *dout = device<float>(n);
+    void *pa = dat, *po = dout;
+    ze_kernel_handle_t sample = kernel(m, "sample_depth", 1);
+    for (ze_sampler_filter_mode_t filter :
+         {ZE_SAMPLER_FILTER_MODE_NEAREST, ZE_SAMPLER_FILTER_MODE_LINEAR}) {
+        ze_sampler_desc_t sd = {ZE_STRUCTURE_TYPE_SAMPLER_DESC, nullptr,
+                                ZE_SAMPLER_ADDRESS_MODE_CLAMP, filter, false};
+        ZeHandle<ze_sampler_handle_t, zeSamplerDestroy> sampler;
+        ASSERT_ZE_SUCCESS(zeSamplerCreate(context_, device_, &sd, sampler.out()));
+        ze_sampler_handle_t samplerHandle = sampler;
+        ASSERT_ZE_SUCCESS(setArgs(
+            sample, {byValue(imageHandle), byValue(samplerHandle), pointer(pa), pointer(po)}));
+        ASSERT_ZE_SUCCESS(launch(list_, sample, {n, 1, 1}));
+        const std::vector<float> got = read(dout, n);
+        const std::vector<float> &want =
+            filter == ZE_SAMPLER_FILTER_MODE_NEAREST ? nearest : linear;
+        for (uint32_t i = 0; i < n; ++i)
+            ASSERT_NEAR(got[i], want[i], 1e-4f * std::fabs(want[i]) + 1e-6f)
+                << (filter == ZE_SAMPLER_FILTER_MODE_NEAREST ? "nearest" : "linear") << " at ("
+                << at[i].first << ", " << at[i].second << ")";
+    }
+
+    // An array of three layers of 16-bit normalized depths.
+    constexpr uint32_t layers = 3;
+    desc.type = ZE_IMAGE_TYPE_2DARRAY;
+    desc.format.layout = ZE_IMAGE_FORMAT_LAYOUT_16;
+    desc.format.type = ZE_IMAGE_FORMAT_TYPE_UNORM;
+    desc.arraylevels = layers;
+    ZeHandle<ze_image_handle_t, zeImageDestroy> array;
+    ASSERT_ZE_SUCCESS(zeImageCreate(context_, device_, &desc, array.out()));
+    ze_image_handle_t arrayHandle = array;
+    std::vector<uint16_t> words(w * h * layers);
+    for (uint32_t i = 0; i < words.size(); ++i)
+        words[i] = uint16_t(i * 977u);
+    ASSERT_ZE_SUCCESS(zeCommandListAppendImageCopyFromMemory(list_, arrayHandle, words.data(),
+                                                             nullptr, nullptr, 0, nullptr));
+    ASSERT_ZE_SUCCESS(zeCommandListAppendBarrier(list_, nullptr, 0, nullptr));
+    float *dread = device<float>(words.size());
+    int *dsize = device<int>(3);
+    void *pr = dread, *ps = dsize;
+    ze_kernel_handle_t readArray = kernel(m, "read_depth_array", w, h, 1);
+    ASSERT_ZE_SUCCESS(setArgs(readArray, {byValue(arrayHandle), pointer(pr), pointer(ps)}));
+    ASSERT_ZE_SUCCESS(launch(list_, readArray, {1, 1, layers}));
+    const std::vector<float> got = read(dread, words.size());
+    for (uint32_t i = 0; i < words.size(); ++i)
+        ASSERT_NEAR(got[i], float(words[i]) / 65535.0f, 1e-6f) << "pixel " << i;
+    EXPECT_EQ(read(dsize, 3), (std::vector<int>{int(w), int(h), int(layers)}));
+}
+
 } // namespace
 } // namespace zetest

@@ -499,7 +499,7 @@ TEST_F(CudaKernels, PrintfAndGenericAddressAtomics) {
 }
 
 // Kernels on images run (image_builtins.cl); a kernel that calls an image
-// builtin those do not define (a depth image's read) is left out of its
+// builtin those do not define (a mipmapped image's read) is left out of its
 // module, named in the log, and the module's other kernels build and run; a
 // module of such kernels alone is refused, the builtin named.
 TEST_F(CudaKernels, KernelsOnUnsupportedImagesAreLeftOutByName) {
@@ -508,12 +508,12 @@ TEST_F(CudaKernels, KernelsOnUnsupportedImagesAreLeftOutByName) {
     ASSERT_ZE_SUCCESS(createModule(
         context_, device_, readFile(std::string(ZE_CUDA_TEST_SPIRV_DIR) + "/mixed_images.spv"),
         ZE_MODULE_FORMAT_IL_SPIRV, modules_.back(), "", &mixedLog));
-    EXPECT_NE(mixedLog.find("kernel depth_read calls image builtins"), std::string::npos)
+    EXPECT_NE(mixedLog.find("kernel mipmapped_read calls image builtins"), std::string::npos)
         << mixedLog;
     uint32_t count = 0;
     ASSERT_ZE_SUCCESS(zeModuleGetKernelNames(modules_.back(), &count, nullptr));
     EXPECT_EQ(count, 2u);
-    ze_kernel_desc_t desc = {ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, "depth_read"};
+    ze_kernel_desc_t desc = {ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, "mipmapped_read"};
     ze_kernel_handle_t missing = nullptr;
     EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_KERNEL_NAME,
                      zeKernelCreate(modules_.back(), &desc, &missing));
@@ -545,7 +545,7 @@ TEST_F(CudaKernels, KernelsOnUnsupportedImagesAreLeftOutByName) {
         ASSERT_EQ(v, 42);
 
     std::string log =
-        refusedBuild(readFile(std::string(ZE_CUDA_TEST_SPIRV_DIR) + "/depth_image.spv"),
+        refusedBuild(readFile(std::string(ZE_CUDA_TEST_SPIRV_DIR) + "/mipmapped_image.spv"),
                      ZE_MODULE_FORMAT_IL_SPIRV, ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
     EXPECT_NE(log.find("is an image builtin the CUDA backend does not define"), std::string::npos)
         << log;
