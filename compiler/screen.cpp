@@ -11,6 +11,8 @@
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 
+#include <cstdio>
+
 namespace imex_l0::compiler {
 
 namespace {
@@ -120,6 +122,27 @@ std::string sourceName(llvm::StringRef name) {
     return name.str();
 }
 
+// What is wrong with the sampler_t constant `bits` (OpenCL C's CLK_* fields:
+// normalized coordinates 0x1, addressing 0xe, filter 0x30), or "" if it is
+// a sampler. The translator writes any value into the SPIR-V, which then
+// fails validation with the raw operand.
+std::string hex(uint64_t v) {
+    char text[24];
+    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(v));
+    return text;
+}
+
+std::string invalidSampler(uint64_t bits) {
+    std::string why;
+    if (bits & ~uint64_t(0x3f))
+        why += "bits " + hex(bits & ~uint64_t(0x3f)) + " are no sampler field; ";
+    if ((bits & 0xe) > 0x8)
+        why += "its addressing bits " + hex(bits & 0xe) + " are no addressing mode; ";
+    if ((bits & 0x30) != 0x10 && (bits & 0x30) != 0x20)
+        why += (bits & 0x30) == 0 ? "it names no filter mode; " : "it names both filter modes; ";
+    return why;
+}
+
 std::string versionText(uint32_t version) {
     return std::to_string(version >> 16) + "." + std::to_string((version >> 8) & 0xff);
 }
@@ -194,6 +217,18 @@ std::string screenForTranslator(const llvm::Module &module, const clang::SourceM
                            missing && reported.insert(callee).second) {
                     errors += "kernel.cl: error: '" + sourceName(callee->getName()) +
                               "' (in function '" + f.getName().str() + "') " + missing + "\n";
+                } else if (callee && callee->getName() == "__translate_sampler_initializer" &&
+                           call->arg_size() == 1) {
+                    // clang's form of a sampler_t constant at each use.
+                    auto *bits = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
+                    std::string why = bits ? invalidSampler(bits->getZExtValue()) : "";
+                    if (!why.empty())
+                        errors += "kernel.cl: error: the sampler_t constant " +
+                                  hex(bits->getZExtValue()) + " (in function '" +
+                                  f.getName().str() + "') is not a sampler: " + why +
+                                  "make it of CLK_NORMALIZED_COORDS_TRUE or _FALSE, one "
+                                  "CLK_ADDRESS_* mode and CLK_FILTER_NEAREST or "
+                                  "CLK_FILTER_LINEAR\n";
                 } else if (callee && isSubGroupRotate(callee->getName()) &&
                            reported.insert(callee).second) {
                     errors += "kernel.cl: error: '" + unmangledName(callee->getName()).str() +

@@ -4,7 +4,9 @@
 // and SPV_KHR_subgroup_rotate, and the other cl_khr_subgroup_*
 // extension builtins (GroupNonUniform instructions, SPIR-V 1.3) make it
 // abort when the target is SPIR-V 1.2. Device-side enqueue and pipes
-// translate (or make it assert), but no driver of this library runs them.
+// translate (or make it assert), but no driver of this library runs them. A
+// sampler_t constant that is no sampler translates into SPIR-V that fails
+// validation with a raw operand number.
 // Screened on the module clang
 // produced, so they become compile errors.
 #pragma once

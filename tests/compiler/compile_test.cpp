@@ -843,6 +843,52 @@ TEST(CompileHostile, InvalidOrRunTimeMemoryOrderOrScopeIsACompileError) {
     expectValid(compile(kVectorAdd));
 }
 
+// A sampler_t constant that is no sampler (no filter mode, an addressing
+// value beyond OpenCL's, bits outside the fields) went into the SPIR-V and
+// failed its validation with a raw operand: a compile error saying what is
+// wrong and what a sampler is made of. Valid constants, at program scope and
+// in a function, still compile.
+TEST(CompileHostile, SamplerConstantsThatAreNoSamplerAreCompileErrors) {
+    struct Case {
+        const char *sampler;
+        const char *why;
+    };
+    const Case cases[] = {
+        {"0x3", "0x3 (in function 'k') is not a sampler: it names no filter mode"},
+        {"CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST | CLK_FILTER_LINEAR", "names both filter modes"},
+        {"0xc | CLK_FILTER_NEAREST", "its addressing bits 0xc are no addressing mode"},
+        {"CLK_FILTER_LINEAR | 0x40", "bits 0x40 are no sampler field"},
+    };
+    for (const Case &c : cases)
+        for (bool programScope : {false, true}) {
+            const std::string source =
+                programScope
+                    ? std::string("__constant sampler_t s = ") + c.sampler +
+                          ";\nkernel void k(read_only image2d_t im, global float4 *o) {\n"
+                          "    o[0] = read_imagef(im, s, (int2)(0, 0));\n}\n"
+                    : std::string("kernel void k(read_only image2d_t im, global float4 *o) {\n"
+                                  "    const sampler_t s = ") +
+                          c.sampler + ";\n    o[0] = read_imagef(im, s, (int2)(0, 0));\n}\n";
+            Build b = compile(source);
+            // The subprocess back end (clang, llvm-spirv) has no screening:
+            // spirv-val's message, or SPIR-V without the bits it ignores.
+            if (subprocessMode())
+                continue;
+            EXPECT_EQ(b.status, imex_l0_compile_error) << source << "\n" << b.log;
+            EXPECT_NE(b.log.find(c.why), std::string::npos) << source << "\n" << b.log;
+            EXPECT_NE(b.log.find("CLK_FILTER_NEAREST or CLK_FILTER_LINEAR"), std::string::npos)
+                << b.log;
+            EXPECT_EQ(b.log.find("SPIR-V validation failed"), std::string::npos) << b.log;
+        }
+    expectValid(compile("__constant sampler_t s = CLK_NORMALIZED_COORDS_TRUE | "
+                        "CLK_ADDRESS_MIRRORED_REPEAT | CLK_FILTER_LINEAR;\n"
+                        "kernel void k(read_only image2d_t im, global float4 *o) {\n"
+                        "    const sampler_t t = CLK_ADDRESS_NONE | CLK_FILTER_NEAREST;\n"
+                        "    o[0] = read_imagef(im, s, (float2)(0.5f, 0.5f)) +\n"
+                        "           read_imagef(im, t, (int2)(0, 0));\n"
+                        "}\n"));
+}
+
 // Device-side enqueue and pipes compiled, but no driver of the library runs
 // them (their device libraries define none of the builtins), and comparing a
 // queue with 0 made the translator assert: compile errors naming the
