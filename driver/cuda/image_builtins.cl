@@ -235,10 +235,6 @@ static bool is_packed(int type) {
     return type == UNORM_SHORT_565 || (type >= UNORM_SHORT_5551 && type <= FLOAT_111110);
 }
 
-static bool packed_in_16_bits(int type) {
-    return type == UNORM_SHORT_565 || type == UNORM_SHORT_5551 || type == UNORM_SHORT_4444;
-}
-
 // Whether component k of `type` is an unsigned float of 5 exponent bits
 // (bias 15) and the rest mantissa, as 11_11_10 and 10_10_10_2 FLOAT's r, g, b.
 static bool is_small_float(int type, int k) {
@@ -287,12 +283,13 @@ static int sign_extended(uint bits, int width) {
     return (int)(bits << (32 - width)) >> (32 - width);
 }
 
-static uint packed_word(const global uchar *p, int type) {
-    return packed_in_16_bits(type) ? *(const global ushort *)p : *(const global uint *)p;
+// A packed pixel's word: 16 or 32 bits, the image's pixel size.
+static uint packed_word(image_ref im, const global uchar *p) {
+    return im->pixel_bytes == 2 ? *(const global ushort *)p : *(const global uint *)p;
 }
 
-static void store_packed_word(global uchar *p, int type, uint word) {
-    if (packed_in_16_bits(type))
+static void store_packed_word(image_ref im, global uchar *p, uint word) {
+    if (im->pixel_bytes == 2)
         *(global ushort *)p = (ushort)word;
     else
         *(global uint *)p = word;
@@ -372,13 +369,15 @@ static uint encode_uint(int type, uint v, int k) {
 }
 
 #define PACKED(T)                                                                                  \
-    static T##4 unpack_##T(const global uchar *p, int type) {                                      \
-        uint w = packed_word(p, type);                                                             \
+    static T##4 unpack_##T(image_ref im, const global uchar *p) {                                  \
+        int type = im->channel_type;                                                               \
+        uint w = packed_word(im, p);                                                               \
         return (T##4)(decode_##T(type, w, 0), decode_##T(type, w, 1), decode_##T(type, w, 2),      \
                       decode_##T(type, w, 3));                                                     \
     }                                                                                              \
-    static void pack_##T(global uchar *p, int type, T##4 m) {                                      \
-        store_packed_word(p, type,                                                                 \
+    static void pack_##T(image_ref im, global uchar *p, T##4 m) {                                  \
+        int type = im->channel_type;                                                               \
+        store_packed_word(im, p,                                                                   \
                           encode_##T(type, m.x, 0) | encode_##T(type, m.y, 1) |                    \
                               encode_##T(type, m.z, 2) | encode_##T(type, m.w, 3));                \
     }
@@ -402,7 +401,7 @@ static int4 clamped(image_ref im, int4 c) {
     static T##4 fetch_##T(image_ref im, int4 c) {                                                  \
         const global uchar *p = pixel(im, clamped(im, c));                                         \
         if (is_packed(im->channel_type))                                                           \
-            return from_memory_##T(unpack_##T(p, im->channel_type), im->channel_order);            \
+            return from_memory_##T(unpack_##T(im, p), im->channel_order);                          \
         int n = components(im->channel_order);                                                     \
         T##4 m = (T##4)(0);                                                                        \
         m.x = load_##T(p, im->channel_type, 0);                                                    \
@@ -418,12 +417,12 @@ static int4 clamped(image_ref im, int4 c) {
         if (!inside(im, c))                                                                        \
             return;                                                                                \
         global uchar *p = pixel(im, c);                                                            \
-        int n = components(im->channel_order);                                                     \
         T##4 m = to_memory_##T(v, im->channel_order);                                              \
         if (is_packed(im->channel_type)) {                                                         \
-            pack_##T(p, im->channel_type, m);                                                      \
+            pack_##T(im, p, m);                                                                    \
             return;                                                                                \
         }                                                                                          \
+        int n = components(im->channel_order);                                                     \
         store_##T(p, im->channel_type, 0, m.x);                                                    \
         if (n > 1)                                                                                 \
             store_##T(p, im->channel_type, 1, m.y);                                                \

@@ -475,6 +475,27 @@ TEST_F(CudaBuiltins, NativeMathOnVectors) {
     }
 }
 
+// A kernel-writable image of `layout` and `type`, `width` x `height`, each
+// component read as itself (one-component layouts: R, 0, 0, 1).
+ze_image_desc_t imageDesc(ze_image_type_t imageType, ze_image_format_layout_t layout,
+                          ze_image_format_type_t type, uint32_t width, uint32_t height = 1) {
+    const bool one = layout == ZE_IMAGE_FORMAT_LAYOUT_8 || layout == ZE_IMAGE_FORMAT_LAYOUT_16 ||
+                     layout == ZE_IMAGE_FORMAT_LAYOUT_32;
+    ze_image_desc_t desc = {ZE_STRUCTURE_TYPE_IMAGE_DESC};
+    desc.flags = ZE_IMAGE_FLAG_KERNEL_WRITE;
+    desc.type = imageType;
+    desc.format = {layout,
+                   type,
+                   ZE_IMAGE_FORMAT_SWIZZLE_R,
+                   one ? ZE_IMAGE_FORMAT_SWIZZLE_0 : ZE_IMAGE_FORMAT_SWIZZLE_G,
+                   one ? ZE_IMAGE_FORMAT_SWIZZLE_0 : ZE_IMAGE_FORMAT_SWIZZLE_B,
+                   one ? ZE_IMAGE_FORMAT_SWIZZLE_1 : ZE_IMAGE_FORMAT_SWIZZLE_A};
+    desc.width = width;
+    desc.height = height;
+    desc.depth = 1;
+    return desc;
+}
+
 // A packed layout as the driver defines it (Intel's surface formats of the
 // layout): each component's lowest bit and width in the pixel's word (r, g,
 // b, a; width 0 where there is no such component).
@@ -650,17 +671,7 @@ TEST_F(CudaBuiltins, PackedImageLayoutsReadAndWriteTheirBits) {
     int32_t *ints = device<int32_t>(4 * n);
     for (const PackedLayout &f : kPackedLayouts) {
         SCOPED_TRACE(f.name);
-        ze_image_desc_t desc = {ZE_STRUCTURE_TYPE_IMAGE_DESC};
-        desc.flags = ZE_IMAGE_FLAG_KERNEL_WRITE;
-        desc.type = ZE_IMAGE_TYPE_1D;
-        desc.format = {f.layout,
-                       f.type,
-                       ZE_IMAGE_FORMAT_SWIZZLE_R,
-                       ZE_IMAGE_FORMAT_SWIZZLE_G,
-                       ZE_IMAGE_FORMAT_SWIZZLE_B,
-                       ZE_IMAGE_FORMAT_SWIZZLE_A};
-        desc.width = n;
-        desc.height = desc.depth = 1;
+        const ze_image_desc_t desc = imageDesc(ZE_IMAGE_TYPE_1D, f.layout, f.type, n);
         ZeHandle<ze_image_handle_t, zeImageDestroy> image;
         ASSERT_ZE_SUCCESS(zeImageCreate(context_, device_, &desc, image.out()));
         ze_image_handle_t imageHandle = image;
@@ -777,14 +788,8 @@ TEST_F(CudaBuiltins, ThirtyTwoBitNormalizedImages) {
     for (ze_image_format_type_t type : {ZE_IMAGE_FORMAT_TYPE_UNORM, ZE_IMAGE_FORMAT_TYPE_SNORM}) {
         const bool snorm = type == ZE_IMAGE_FORMAT_TYPE_SNORM;
         SCOPED_TRACE(snorm ? "SNORM" : "UNORM");
-        ze_image_desc_t desc = {ZE_STRUCTURE_TYPE_IMAGE_DESC};
-        desc.flags = ZE_IMAGE_FLAG_KERNEL_WRITE;
-        desc.type = ZE_IMAGE_TYPE_1D;
-        desc.format = {ZE_IMAGE_FORMAT_LAYOUT_32, type,
-                       ZE_IMAGE_FORMAT_SWIZZLE_R, ZE_IMAGE_FORMAT_SWIZZLE_0,
-                       ZE_IMAGE_FORMAT_SWIZZLE_0, ZE_IMAGE_FORMAT_SWIZZLE_1};
-        desc.width = n;
-        desc.height = desc.depth = 1;
+        const ze_image_desc_t desc =
+            imageDesc(ZE_IMAGE_TYPE_1D, ZE_IMAGE_FORMAT_LAYOUT_32, type, n);
         ZeHandle<ze_image_handle_t, zeImageDestroy> image;
         ASSERT_ZE_SUCCESS(zeImageCreate(context_, device_, &desc, image.out()));
         ze_image_handle_t imageHandle = image;
@@ -836,15 +841,8 @@ TEST_F(CudaBuiltins, ThirtyTwoBitNormalizedImages) {
 TEST_F(CudaBuiltins, DepthImagesReadWriteAndSample) {
     constexpr uint32_t w = 16, h = 4;
     ze_module_handle_t m = cudaModule("depth_images");
-    ze_image_desc_t desc = {ZE_STRUCTURE_TYPE_IMAGE_DESC};
-    desc.flags = ZE_IMAGE_FLAG_KERNEL_WRITE;
-    desc.type = ZE_IMAGE_TYPE_2D;
-    desc.format = {ZE_IMAGE_FORMAT_LAYOUT_32, ZE_IMAGE_FORMAT_TYPE_FLOAT,
-                   ZE_IMAGE_FORMAT_SWIZZLE_R, ZE_IMAGE_FORMAT_SWIZZLE_0,
-                   ZE_IMAGE_FORMAT_SWIZZLE_0, ZE_IMAGE_FORMAT_SWIZZLE_1};
-    desc.width = w;
-    desc.height = h;
-    desc.depth = 1;
+    ze_image_desc_t desc =
+        imageDesc(ZE_IMAGE_TYPE_2D, ZE_IMAGE_FORMAT_LAYOUT_32, ZE_IMAGE_FORMAT_TYPE_FLOAT, w, h);
     ZeHandle<ze_image_handle_t, zeImageDestroy> image;
     ASSERT_ZE_SUCCESS(zeImageCreate(context_, device_, &desc, image.out()));
     ze_image_handle_t imageHandle = image;
