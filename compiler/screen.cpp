@@ -5,13 +5,12 @@
 
 #include <clang/Basic/SourceLocation.h>
 #include <clang/Basic/SourceManager.h>
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
-
-#include <cstdio>
 
 namespace imex_l0::compiler {
 
@@ -122,16 +121,14 @@ std::string sourceName(llvm::StringRef name) {
     return name.str();
 }
 
+std::string hex(uint64_t v) {
+    return "0x" + llvm::utohexstr(v, /*LowerCase=*/true);
+}
+
 // What is wrong with the sampler_t constant `bits` (OpenCL C's CLK_* fields:
 // normalized coordinates 0x1, addressing 0xe, filter 0x30), or "" if it is
 // a sampler. The translator writes any value into the SPIR-V, which then
 // fails validation with the raw operand.
-std::string hex(uint64_t v) {
-    char text[24];
-    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(v));
-    return text;
-}
-
 std::string invalidSampler(uint64_t bits) {
     std::string why;
     if (bits & ~uint64_t(0x3f))
