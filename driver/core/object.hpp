@@ -129,8 +129,18 @@ template <class P> P *notNull(P *pointer) {
 
 // Logs a call that is over (ZE_OPENCL_TRACE, see options.def).
 void traceCall(const char *entry, ze_result_t result);
-// Whether traceCall has anything to do for `result`; read once.
-bool traceWanted(ze_result_t result);
+// What ZE_<backend>_TRACE asks for (options.def), read once.
+enum class TraceLevel { Off, Errors, All };
+TraceLevel traceLevel();
+// Whether traceCall has anything to do for `result`. Inline, since every
+// entry point asks: the level's static is one check of its guard.
+inline bool traceWanted(ze_result_t result) {
+    static const TraceLevel level = traceLevel();
+    // NOT_READY is an answer (a poll or a wait that timed out), not an error.
+    return level == TraceLevel::All ||
+           (level == TraceLevel::Errors && result != ZE_RESULT_SUCCESS &&
+            result != ZE_RESULT_NOT_READY);
+}
 
 // The one boundary between C callers and the driver's C++: nothing thrown
 // inside escapes an entry point. `entry` names the entry point for tracing.

@@ -27,14 +27,10 @@ const Options &options() {
     return o;
 }
 
-bool traceWanted(ze_result_t result) {
-    enum class Level { Off, Errors, All };
-    static const Level level = options().trace == "all"      ? Level::All
-                               : options().trace == "errors" ? Level::Errors
-                                                             : Level::Off;
-    // NOT_READY is an answer (a poll or a wait that timed out), not an error.
-    return level == Level::All ||
-           (level == Level::Errors && result != ZE_RESULT_SUCCESS && result != ZE_RESULT_NOT_READY);
+TraceLevel traceLevel() {
+    return options().trace == "all"      ? TraceLevel::All
+           : options().trace == "errors" ? TraceLevel::Errors
+                                         : TraceLevel::Off;
 }
 
 void traceCall(const char *entry, ze_result_t result) {

@@ -28,7 +28,8 @@ struct DriverNative {
 struct DeviceNative {
     ze_cuda::CUdevice device = 0;
     std::once_flag retained;
-    ze_cuda::CUcontext primary = nullptr; // once retained: kept until the process ends
+    // Once retained (primaryContext): kept until the process ends.
+    std::atomic<ze_cuda::CUcontext> primary{nullptr};
     StagingPool staging;                  // for copies with pageable host memory (staging.hpp)
     EventClock clock;                     // for kernel timestamps (event_clock.hpp)
     // A kernel fault lost the device (backend::deviceLost): set once seen,

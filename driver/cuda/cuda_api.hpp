@@ -149,6 +149,7 @@ struct CudaApi {
     CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
     CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
     CUresult (*cuCtxSetCurrent)(CUcontext);
+    CUresult (*cuCtxGetCurrent)(CUcontext *);
     CUresult (*cuCtxSynchronize)();
     CUresult (*cuDeviceCanAccessPeer)(int *, CUdevice, CUdevice);
     CUresult (*cuCtxEnablePeerAccess)(CUcontext, unsigned);

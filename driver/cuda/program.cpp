@@ -42,7 +42,7 @@ ze_result_t loadPtx(Module &module, const char *ptx, std::vector<KernelInfo> ker
                 errors;
         return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
     }
-    module.native().context = device->native().primary;
+    module.native().context = primaryContext(device);
     module.native().ptx = ptx;
     // The translation calls CUDA's vprintf for printf (missing_builtins.hpp).
     module.native().prints = module.native().ptx.find("vprintf") != std::string::npos;

@@ -20,16 +20,30 @@ const ze_cuda::CudaApi &cuda() {
     return *ze_cuda::loadCudaApi(nullptr);
 }
 
+// Every append asks for it: after the first call, an atomic load (without
+// std::call_once's thread-local bookkeeping).
 ze_cuda::CUcontext primaryContext(Device *device) {
     DeviceNative &native = device->native();
+    if (ze_cuda::CUcontext context = native.primary.load(std::memory_order_acquire))
+        return context;
     std::call_once(native.retained, [&] {
-        checkCuda(cuda().cuDevicePrimaryCtxRetain(&native.primary, native.device));
+        ze_cuda::CUcontext context = nullptr;
+        checkCuda(cuda().cuDevicePrimaryCtxRetain(&context, native.device));
+        native.primary.store(context, std::memory_order_release);
     });
-    return native.primary;
+    return native.primary.load(std::memory_order_acquire);
 }
 
+// Setting the current context costs several times more than reading it, and
+// a thread that appends keeps the same context current, so it is set only
+// where it differs. (Read each time, not remembered: the application may make
+// another context current between two calls into the driver.)
 void makeCurrent(Device *device) {
-    checkCuda(cuda().cuCtxSetCurrent(primaryContext(device)));
+    ze_cuda::CUcontext wanted = primaryContext(device);
+    ze_cuda::CUcontext current = nullptr;
+    if (cuda().cuCtxGetCurrent(&current) == ze_cuda::CUDA_SUCCESS && current == wanted)
+        return;
+    checkCuda(cuda().cuCtxSetCurrent(wanted));
 }
 
 // Whether CUDA lets `device` reach `peer`'s memory (NVLink or PCIe peer to
@@ -99,7 +113,7 @@ void backend::release(Context &context, const Allocation &a) noexcept {
     // Freeing takes any current context of the driver: the memory is
     // unified-addressed. Called from destructors too: nothing may throw.
     Device *device = context.driver()->devices().front().get();
-    if (cuda().cuCtxSetCurrent(device->native().primary) != ze_cuda::CUDA_SUCCESS)
+    if (cuda().cuCtxSetCurrent(device->native().primary.load()) != ze_cuda::CUDA_SUCCESS)
         return;
     if (a.native.ipcFile >= 0)
         close(a.native.ipcFile);
