@@ -254,6 +254,16 @@ TEST(PtxTranslation, CountedLoopsAreUnrolledDataExitsAreNot) {
     EXPECT_EQ(count(entryOf(ptx, "data_exit"), "0f40800000"), 1u) << ptx;
 }
 
+// A loop of a constant trip count: 64 iterations of four multiply-adds are
+// unrolled eight times (eight copies of 0.625, no remainder), 16 iterations
+// of 20 multiply-adds (over LLVM's own limit for unrolling whole) are
+// unrolled whole (16 x 5 copies of 0.375).
+TEST(PtxTranslation, ConstantTripCountsAreUnrolledAsNvidiaDoes) {
+    const std::string ptx = translatedTestKernel("/unrolling.spv");
+    EXPECT_EQ(count(entryOf(ptx, "constant_trips_64"), "0f3F200000"), 8u) << ptx;
+    EXPECT_EQ(count(entryOf(ptx, "constant_trips_16"), "0f3EC00000"), 80u) << ptx;
+}
+
 // The rewrite on IR: elements read on both sides of a store are not joined
 // (the later read may see the store), a group without its first element is
 // left alone (the vector's alignment is unknown), and elements of a vector
