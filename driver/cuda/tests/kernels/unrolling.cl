@@ -20,13 +20,13 @@ kernel void data_exit(global uint *out, float c, uint limit) {
     out[get_global_id(0)] = k;
 }
 
-// Constant trip counts, unrolled as NVIDIA's OpenCL unrolls them (each loop
-// over clang's -O2 limit for unrolling whole, so that it reaches the
-// translation as a loop): 64 iterations eight times (64 is a multiple of
-// eight: no remainder), 16 iterations whole. (Each loop behind a test, so
-// that its result reaches the store through a phi: translator 15 orders a
-// loop's exit block before its body and would use the body's value before
-// its definition.)
+// Constant trip counts (each loop over clang's -O2 limit for unrolling
+// whole, so that it reaches the translation as a loop): 64 iterations are
+// unrolled eight times (64 is a multiple of eight: no remainder), as NVIDIA's
+// OpenCL unrolls them; 16 iterations are left to LLVM. (Each loop behind a
+// test, so that its result reaches the store through a phi: translator 15
+// orders a loop's exit block before its body and would use the body's value
+// before its definition.)
 kernel void constant_trips_64(global float *out, float c) {
     float x = out[get_global_id(0)];
     if (c != 0.0f) {
