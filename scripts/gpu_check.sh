@@ -73,7 +73,8 @@ GPU_PROGRAMS=(
     examples/regular_list examples/embed_framework examples/gpux_user_stream
     examples/gpux_lowered
     benchmarks/bench_launch benchmarks/bench_gpu_runtime benchmarks/bench_cuda_launch
-    benchmarks/bench_cuda_peer benchmarks/bench_cuda_copy benchmarks/bench_cuda_vs_opencl)
+    benchmarks/bench_cuda_peer benchmarks/bench_cuda_copy benchmarks/bench_cuda_vs_opencl
+    benchmarks/libbench_sampler.so)
 # The OpenCL driver's suites, run on libze_cuda.so for information (they
 # expect some things only that driver has: images, IPC, virtual memory).
 GPU_DRIVER_SUITES=(driver_device context command_list immediate_list event_fence memory

@@ -8,6 +8,11 @@
 //    unrolls them by four (an n-body step's loop over the bodies), which
 //    saves the loop's own instructions and lets the GPU overlap the
 //    iterations' loads;
+//  - eight copies of a loop of a constant trip count over 16 that eight
+//    divide (a body of at most 600 instructions), as NVIDIA's OpenCL makes
+//    of clpeak's chains of multiply-adds, where LLVM's partial unrolling
+//    stops at about 75 instructions; shorter loops are left to LLVM's whole
+//    unrolling;
 //  - whole unrolling of loops that index a private array: a loop of at most
 //    32 iterations whose accesses to a private array change with the
 //    iteration (an FFT's twiddle loop over its eight points) is unrolled
@@ -19,7 +24,7 @@
 
 namespace ze_cuda {
 
-// Marks such loops (llvm.loop.unroll.count 4, llvm.loop.unroll.full) late
+// Marks such loops (llvm.loop.unroll.count 4 or 8, llvm.loop.unroll.full) late
 // in the loop pipeline (after the loops are simplified and rotated, before
 // LLVM's unrolling, which then unrolls them): registered on `builder` before
 // the pipeline is built.
