@@ -40,30 +40,18 @@ kernel void constant_trips_64(global float *out, float c) {
     out[get_global_id(0)] = x;
 }
 
+// Four multiply-adds, one of them by 0.375 (what the test counts).
+#define FOUR_STEPS                                                                                 \
+    x = x * 0.375f + c;                                                                            \
+    x = x * x + c;                                                                                 \
+    x = x * x + c;                                                                                 \
+    x = x * x + c;
+
 kernel void constant_trips_16(global float *out, float c) {
     float x = out[get_global_id(0)];
     if (c != 0.0f) {
         for (int i = 0; i < 16; ++i) {
-            x = x * 0.375f + c;
-            x = x * x + c;
-            x = x * x + c;
-            x = x * x + c;
-            x = x * 0.375f + c;
-            x = x * x + c;
-            x = x * x + c;
-            x = x * x + c;
-            x = x * 0.375f + c;
-            x = x * x + c;
-            x = x * x + c;
-            x = x * x + c;
-            x = x * 0.375f + c;
-            x = x * x + c;
-            x = x * x + c;
-            x = x * x + c;
-            x = x * 0.375f + c;
-            x = x * x + c;
-            x = x * x + c;
-            x = x * x + c;
+            FOUR_STEPS FOUR_STEPS FOUR_STEPS FOUR_STEPS FOUR_STEPS
         }
     }
     out[get_global_id(0)] = x;
