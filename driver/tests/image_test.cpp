@@ -13,25 +13,6 @@ using Sampler = ZeHandle<ze_sampler_handle_t, zeSamplerDestroy>;
 using Float4 = std::array<float, 4>;
 using Int4 = std::array<int32_t, 4>;
 
-ze_image_desc_t imageDesc(ze_image_type_t type, ze_image_format_layout_t layout,
-                          ze_image_format_type_t format, uint64_t width, uint32_t height = 1,
-                          uint32_t depth = 1, uint32_t arraylevels = 0) {
-    ze_image_desc_t desc = {ZE_STRUCTURE_TYPE_IMAGE_DESC};
-    desc.flags = ZE_IMAGE_FLAG_KERNEL_WRITE;
-    desc.type = type;
-    desc.format = {layout,
-                   format,
-                   ZE_IMAGE_FORMAT_SWIZZLE_R,
-                   ZE_IMAGE_FORMAT_SWIZZLE_G,
-                   ZE_IMAGE_FORMAT_SWIZZLE_B,
-                   ZE_IMAGE_FORMAT_SWIZZLE_A};
-    desc.width = width;
-    desc.height = height;
-    desc.depth = depth;
-    desc.arraylevels = arraylevels;
-    return desc;
-}
-
 // A 2D image of float RGBA pixels.
 ze_image_desc_t float4Image(uint32_t width, uint32_t height) {
     return imageDesc(ZE_IMAGE_TYPE_2D, ZE_IMAGE_FORMAT_LAYOUT_32_32_32_32,

@@ -360,6 +360,29 @@ inline ze_result_t launch(ze_command_list_handle_t list, ze_kernel_handle_t kern
                                            waits.empty() ? nullptr : waits.data());
 }
 
+// A kernel-writable image of `layout` and `format`, each component read as
+// itself (one-component layouts: R, 0, 0, 1).
+inline ze_image_desc_t imageDesc(ze_image_type_t type, ze_image_format_layout_t layout,
+                                 ze_image_format_type_t format, uint64_t width, uint32_t height = 1,
+                                 uint32_t depth = 1, uint32_t arraylevels = 0) {
+    const bool one = layout == ZE_IMAGE_FORMAT_LAYOUT_8 || layout == ZE_IMAGE_FORMAT_LAYOUT_16 ||
+                     layout == ZE_IMAGE_FORMAT_LAYOUT_32;
+    ze_image_desc_t desc = {ZE_STRUCTURE_TYPE_IMAGE_DESC};
+    desc.flags = ZE_IMAGE_FLAG_KERNEL_WRITE;
+    desc.type = type;
+    desc.format = {layout,
+                   format,
+                   ZE_IMAGE_FORMAT_SWIZZLE_R,
+                   one ? ZE_IMAGE_FORMAT_SWIZZLE_0 : ZE_IMAGE_FORMAT_SWIZZLE_G,
+                   one ? ZE_IMAGE_FORMAT_SWIZZLE_0 : ZE_IMAGE_FORMAT_SWIZZLE_B,
+                   one ? ZE_IMAGE_FORMAT_SWIZZLE_1 : ZE_IMAGE_FORMAT_SWIZZLE_A};
+    desc.width = width;
+    desc.height = height;
+    desc.depth = depth;
+    desc.arraylevels = arraylevels;
+    return desc;
+}
+
 // The device type the driver should report: CPU unless its documented
 // option ZE_OPENCL_DEVICE_TYPE asks for GPU.
 // Deterministic, varied test data (no <random> engine differences across

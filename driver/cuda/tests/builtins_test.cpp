@@ -475,27 +475,6 @@ TEST_F(CudaBuiltins, NativeMathOnVectors) {
     }
 }
 
-// A kernel-writable image of `layout` and `type`, `width` x `height`, each
-// component read as itself (one-component layouts: R, 0, 0, 1).
-ze_image_desc_t imageDesc(ze_image_type_t imageType, ze_image_format_layout_t layout,
-                          ze_image_format_type_t type, uint32_t width, uint32_t height = 1) {
-    const bool one = layout == ZE_IMAGE_FORMAT_LAYOUT_8 || layout == ZE_IMAGE_FORMAT_LAYOUT_16 ||
-                     layout == ZE_IMAGE_FORMAT_LAYOUT_32;
-    ze_image_desc_t desc = {ZE_STRUCTURE_TYPE_IMAGE_DESC};
-    desc.flags = ZE_IMAGE_FLAG_KERNEL_WRITE;
-    desc.type = imageType;
-    desc.format = {layout,
-                   type,
-                   ZE_IMAGE_FORMAT_SWIZZLE_R,
-                   one ? ZE_IMAGE_FORMAT_SWIZZLE_0 : ZE_IMAGE_FORMAT_SWIZZLE_G,
-                   one ? ZE_IMAGE_FORMAT_SWIZZLE_0 : ZE_IMAGE_FORMAT_SWIZZLE_B,
-                   one ? ZE_IMAGE_FORMAT_SWIZZLE_1 : ZE_IMAGE_FORMAT_SWIZZLE_A};
-    desc.width = width;
-    desc.height = height;
-    desc.depth = 1;
-    return desc;
-}
-
 // A packed layout as the driver defines it (Intel's surface formats of the
 // layout): each component's lowest bit and width in the pixel's word (r, g,
 // b, a; width 0 where there is no such component).
