@@ -342,11 +342,13 @@ protected:
         EXPECT_ZE(zeMemAllocShared(ctx, &d, &h, bytes, 64, device, &p));
         return UsmBuffer(ctx, p, bytes);
     }
-    UsmBuffer allocDevice(size_t bytes, ze_context_handle_t ctx = nullptr) {
+    // Device memory of `on` (the fixture's device by default).
+    UsmBuffer allocDevice(size_t bytes, ze_context_handle_t ctx = nullptr,
+                          ze_device_handle_t on = nullptr) {
         ctx = ctx ? ctx : context.get();
         ze_device_mem_alloc_desc_t d = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
         void *p = nullptr;
-        EXPECT_ZE(zeMemAllocDevice(ctx, &d, bytes, 64, device, &p));
+        EXPECT_ZE(zeMemAllocDevice(ctx, &d, bytes, 64, on ? on : device, &p));
         return UsmBuffer(ctx, p, bytes);
     }
     UsmBuffer allocHost(size_t bytes, ze_context_handle_t ctx = nullptr) {

@@ -10,13 +10,14 @@ using namespace interop_test;
 
 namespace {
 
-class TwoDevices : public ::testing::Test {
+// The framework's driver and context (WithDriver), and its first two devices.
+class TwoDevices : public WithDriver {
 protected:
     void SetUp() override {
-        ASSERT_ZE(zeInit(0));
-        uint32_t count = 1;
-        ASSERT_ZE(zeDriverGet(&count, &driver));
-        count = 0;
+        WithDriver::SetUp();
+        if (HasFatalFailure())
+            return;
+        uint32_t count = 0;
         ASSERT_ZE(zeDeviceGet(driver, &count, nullptr));
         if (count < 2)
             GTEST_SKIP() << "skipped: fewer than two devices";
@@ -28,8 +29,6 @@ protected:
             if (!can)
                 GTEST_SKIP() << "skipped: the devices cannot reach each other's memory";
         }
-        ze_context_desc_t desc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC};
-        ASSERT_ZE(zeContextCreate(driver, &desc, context.out()));
         for (int d = 0; d < 2; ++d) {
             ASSERT_IMEX(imex_l0_interop_engine_create(engines[d].out(), driver, devices[d],
                                                       context.get()));
@@ -41,12 +40,7 @@ protected:
     }
 
     // The framework's device memory on device `d`.
-    UsmBuffer deviceMemory(int d, size_t bytes) {
-        ze_device_mem_alloc_desc_t desc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
-        void *p = nullptr;
-        EXPECT_ZE(zeMemAllocDevice(context.get(), &desc, bytes, 64, devices[d], &p));
-        return UsmBuffer(context.get(), p, bytes);
-    }
+    UsmBuffer deviceMemory(int d, size_t bytes) { return allocDevice(bytes, nullptr, devices[d]); }
     // `buffer` as a memory object of engine `e`, whichever device holds it.
     Memory wrapped(int e, const UsmBuffer &buffer) {
         Memory m;
@@ -56,11 +50,9 @@ protected:
         return m;
     }
 
-    ze_driver_handle_t driver = nullptr;
     ze_device_handle_t devices[2] = {};
-    // Destroyed in reverse: the library's objects, then the framework's
-    // memory (declared in the tests), then its context.
-    ZeContext context;
+    // Destroyed before the base's context, after the framework's memory
+    // (declared in the tests).
     Engine engines[2];
     Stream streams[2];
     Kernel kernels[2];
