@@ -52,24 +52,25 @@ def main():
     maps, samples, exported = read(args.samples)
     starts = [m[0] for m in maps]
 
-    def place(pc):
+    # The file and offset of a frame's address. A caller's address is the
+    # instruction after its call: one byte back is the call.
+    def place(pc, depth):
         i = bisect.bisect_right(starts, pc) - 1
         if i >= 0 and maps[i][0] <= pc < maps[i][1]:
             low, _, offset, path = maps[i]
-            return path, pc - low + offset
+            return path, pc - low + offset - (1 if depth else 0)
         return '?', pc
 
     def copy_of(path):
         return next((copy for name, copy in local.items() if path.endswith(name)), None)
 
-    # Our files' addresses, named in one addr2line call per file. A caller's
-    # address is the instruction after its call: one byte back is the call.
+    # Our files' addresses, named in one addr2line call per file.
     wanted = collections.defaultdict(set)
     for stack in samples:
         for depth, pc in enumerate(stack):
-            path, offset = place(pc)
+            path, offset = place(pc, depth)
             if copy_of(path):
-                wanted[path].add(offset if depth == 0 else offset - 1)
+                wanted[path].add(offset)
     names = {}
     for path, offsets in wanted.items():
         offsets = sorted(offsets)
@@ -80,9 +81,8 @@ def main():
             names[(path, offset)] = lines[2 * i]
 
     def name(pc, depth):
-        path, offset = place(pc)
-        library = os.path.basename(path)
-        key = (path, offset if depth == 0 else offset - 1)
+        key = place(pc, depth)
+        library = os.path.basename(key[0])
         if key in names:
             return library + ': ' + names[key]
         if pc in exported:
