@@ -10,6 +10,7 @@
 #include "unroll_hints.hpp"
 #include "vector_loads.hpp"
 #include "warp_sub_groups.hpp"
+#include "wide_integers.hpp"
 
 #include "contained.hpp"
 #include "spirv_translator.hpp"
@@ -449,6 +450,7 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
     addUnrollHints(builder);
     imex_l0::compiler::addBitSelect(builder);
     addVectorLoads(builder);
+    addWideIntegers(builder);
     builder.registerModuleAnalyses(modules);
     builder.registerCGSCCAnalyses(sccs);
     builder.registerFunctionAnalyses(functions);

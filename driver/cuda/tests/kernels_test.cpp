@@ -687,6 +687,74 @@ TEST_F(CudaKernels, GatheredVectorElements) {
     }
 }
 
+// One step of narrow_integers.cl's chain, in the narrow type's wrapping
+// arithmetic (computed unsigned, where wrapping is defined).
+template <class T> T narrowStep(T x, T c) {
+    x = T(uint32_t(x) * x + c);
+    return T((x ^ T(uint32_t(x) << 3)) - uint32_t(c));
+}
+
+template <class T> T narrowChain(T x, T c) {
+    for (int step = 0; step < 16; ++step)
+        x = narrowStep(x, c);
+    return x;
+}
+
+// Short and char arithmetic computed in 32-bit registers (wide_integers.hpp):
+// the chains' values wrap as the narrow types do, and what reads their
+// narrow range (a right shift, a division, a comparison, a conversion to
+// int) sees the narrow value.
+TEST_F(CudaKernels, NarrowIntegerChainsWrapAsTheirTypes) {
+    constexpr uint32_t n = 256;
+    ze_module_handle_t m = cudaModule("narrow_integers");
+    std::vector<int16_t> shorts(8 * n);
+    std::vector<uint8_t> uchars(16 * n);
+    std::vector<int8_t> chars(n);
+    for (size_t i = 0; i < shorts.size(); ++i)
+        shorts[i] = int16_t(testValue(i, 21));
+    for (size_t i = 0; i < uchars.size(); ++i)
+        uchars[i] = uint8_t(testValue(i, 22));
+    for (size_t i = 0; i < chars.size(); ++i)
+        chars[i] = int8_t(testValue(i, 23));
+    const int16_t shortC = -1234;
+    const uint8_t ucharC = 201;
+    const int8_t charC = -77;
+    int16_t *dshorts = deviceWith(shorts), *shortOut = device<int16_t>(4 * shorts.size());
+    uint8_t *duchars = deviceWith(uchars), *ucharOut = device<uint8_t>(4 * uchars.size());
+    int8_t *dchars = deviceWith(chars);
+    int *intOut = device<int>(n);
+    void *p0 = shortOut, *p1 = dshorts, *p2 = ucharOut, *p3 = duchars, *p4 = intOut, *p5 = dchars;
+    ze_kernel_handle_t s = kernel(m, "short8_chain", 64), u = kernel(m, "uchar16_chain", 64),
+                       c = kernel(m, "char_to_int", 64);
+    ASSERT_ZE_SUCCESS(setArgs(s, {pointer(p0), pointer(p1), byValue(shortC)}));
+    ASSERT_ZE_SUCCESS(setArgs(u, {pointer(p2), pointer(p3), byValue(ucharC)}));
+    ASSERT_ZE_SUCCESS(setArgs(c, {pointer(p4), pointer(p5), byValue(charC)}));
+    for (ze_kernel_handle_t k : {s, u, c})
+        ASSERT_ZE_SUCCESS(launch(list_, k, {n / 64, 1, 1}));
+    std::vector<int16_t> gotShorts = read(shortOut, 4 * shorts.size());
+    std::vector<uint8_t> gotUchars = read(ucharOut, 4 * uchars.size());
+    std::vector<int> gotInts = read(intOut, n);
+    for (size_t i = 0; i < shorts.size(); ++i) {
+        const int16_t x = int16_t(narrowChain<uint16_t>(uint16_t(shorts[i]), uint16_t(shortC)));
+        const size_t item = i / 8, lane = i % 8;
+        const int16_t expected[4] = {x, int16_t(x >> 3), int16_t(x / 7),
+                                     int16_t(x + (x > 100 ? -1 : 0))};
+        for (size_t r = 0; r < 4; ++r)
+            ASSERT_EQ(gotShorts[(4 * item + r) * 8 + lane], expected[r]) << i << " result " << r;
+    }
+    for (size_t i = 0; i < uchars.size(); ++i) {
+        const uint8_t x = narrowChain<uint8_t>(uchars[i], ucharC);
+        const size_t item = i / 16, lane = i % 16;
+        const uint8_t expected[4] = {x, uint8_t(x >> 1), uint8_t(x / 3),
+                                     uint8_t(x + (x > 200 ? 255 : 0))};
+        for (size_t r = 0; r < 4; ++r)
+            ASSERT_EQ(gotUchars[(4 * item + r) * 16 + lane], expected[r]) << i << " result " << r;
+    }
+    for (size_t i = 0; i < n; ++i)
+        ASSERT_EQ(gotInts[i], int(int8_t(narrowChain<uint8_t>(uint8_t(chars[i]), uint8_t(charC)))))
+            << i;
+}
+
 // Host memory the application allocated itself, imported with Intel's
 // extension (zexDriverImportExternalPointer, as gpu.host_register uses it):
 // kernels and copies use the pointer in place; an overlapping import, a

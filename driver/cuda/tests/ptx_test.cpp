@@ -264,6 +264,25 @@ TEST(PtxTranslation, ConstantTripCountsAreUnrolledAsNvidiaDoes) {
     EXPECT_LT(count(entryOf(ptx, "constant_trips_16"), "0f3EC00000"), 80u) << ptx;
 }
 
+// Chains of short and char arithmetic are computed in 32-bit registers
+// (wide_integers.hpp): each multiply-add one mad.lo.s32 (one SASS IMAD), no
+// 16-bit multiply left; a right shift, a division and a comparison still see
+// the narrow value.
+TEST(PtxTranslation, NarrowIntegerChainsAreComputedIn32Bits) {
+    const std::string ptx = translatedTestKernel("/narrow_integers.spv");
+    for (const auto &[kernel, multiplyAdds] :
+         {std::pair<const char *, size_t>{"short8_chain", 8 * 16},
+          {"uchar16_chain", 16 * 16},
+          {"char_to_int", 16}}) {
+        SCOPED_TRACE(kernel);
+        const std::string entry = entryOf(ptx, kernel);
+        EXPECT_EQ(count(entry, "mad.lo.s32"), multiplyAdds) << entry;
+        EXPECT_EQ(count(entry, "mul.lo.s16"), 0u) << entry;
+    }
+    EXPECT_NE(entryOf(ptx, "short8_chain").find("shr.s16"), std::string::npos);
+    EXPECT_NE(entryOf(ptx, "char_to_int").find("cvt.s32.s8"), std::string::npos);
+}
+
 // The rewrite on IR: elements read on both sides of a store are not joined
 // (the later read may see the store), a group without its first element is
 // left alone (the vector's alignment is unknown), and elements of a vector
