@@ -116,8 +116,8 @@ void groupsByCount(const imex_l0_range_t &range, const uint32_t groupCount[3], u
 // Checks the range and derives the group size and count. The global sizes
 // are checked to fit 32 bits first, so the arithmetic below is 32-bit: one
 // 32-bit division per dimension (count, then count * local == global for
-// divisibility) rather than a 64-bit remainder and a 64-bit division, which
-// cost tens of cycles each on every launch.
+// divisibility), a shift for a power of two, rather than a 64-bit remainder
+// and a 64-bit division, which cost tens of cycles each on every launch.
 void groups(KernelEntry &k, const imex_l0_range_t &range, Engine *engine, uint32_t size[3],
             ze_group_count_t &count) {
     for (int d = 0; d < 3; ++d)
@@ -140,7 +140,10 @@ void groups(KernelEntry &k, const imex_l0_range_t &range, Engine *engine, uint32
             // l <= global[d] < 2^32 holds for every local size that divides
             // global[d]; larger ones fail the same check below.
             uint32_t l32 = l <= global[d] ? uint32_t(l) : 0;
-            uint32_t n = l32 ? global[d] / l32 : 0;
+            // Group sizes are mostly powers of two: a shift, not a division.
+            uint32_t n = l32 == 0                ? 0
+                         : (l32 & (l32 - 1)) == 0 ? global[d] >> __builtin_ctz(l32)
+                                                  : global[d] / l32;
             if (l32 == 0 || n * l32 != global[d])
                 failInvalid("local[" + std::to_string(d) + "] = " + std::to_string(l) +
                             " does not divide global[" + std::to_string(d) + "] = " +
