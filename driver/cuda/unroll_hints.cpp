@@ -141,9 +141,34 @@ struct UnrollHints : llvm::PassInfoMixin<UnrollHints> {
     }
 };
 
+// OpenCL C marks every call convergent (any function may hold a barrier),
+// and inlining a builtin marks the calls of its body so: libclc's floor
+// becomes a convergent call of llvm.floor. A loop holding a convergent call
+// is not unrolled with a remainder, by this pass (bodySize) nor by LLVM's
+// runtime unrolling: a loop that floors or rounds keeps its single copy.
+// Calls of intrinsics lose the mark their declaration does not have (a
+// barrier's intrinsic is declared convergent).
+struct NonConvergentIntrinsics : llvm::PassInfoMixin<NonConvergentIntrinsics> {
+    llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &) {
+        for (llvm::BasicBlock &block : function)
+            for (llvm::Instruction &i : block)
+                if (auto *call = llvm::dyn_cast<llvm::CallBase>(&i)) {
+                    const llvm::Function *callee = call->getCalledFunction();
+                    if (callee && callee->isIntrinsic() && !callee->isConvergent())
+                        call->removeFnAttr(llvm::Attribute::Convergent);
+                }
+        return llvm::PreservedAnalyses::all(); // attributes of calls: no analysis keeps them
+    }
+};
+
 } // namespace
 
 void addUnrollHints(llvm::PassBuilder &builder) {
+    // After each InstCombine: the first after the inliner comes before the loop passes.
+    builder.registerPeepholeEPCallback(
+        [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
+            passes.addPass(NonConvergentIntrinsics());
+        });
     builder.registerLateLoopOptimizationsEPCallback(
         [](llvm::LoopPassManager &passes, llvm::OptimizationLevel) {
             passes.addPass(UnrollHints());

@@ -26,8 +26,11 @@ namespace ze_cuda {
 
 // Marks such loops (llvm.loop.unroll.count 4 or 8, llvm.loop.unroll.full) late
 // in the loop pipeline (after the loops are simplified and rotated, before
-// LLVM's unrolling, which then unrolls them): registered on `builder` before
-// the pipeline is built.
+// LLVM's unrolling, which then unrolls them), and, after each InstCombine,
+// drops the convergent mark inlining leaves on calls of intrinsics that are
+// not convergent (a loop that floors would otherwise count as one holding a
+// barrier, which neither this pass nor LLVM unrolls with a remainder):
+// registered on `builder` before the pipeline is built.
 void addUnrollHints(llvm::PassBuilder &builder);
 
 } // namespace ze_cuda

@@ -9,6 +9,16 @@ kernel void counted(global float *out, global const float *in, int n) {
     out[get_global_id(0)] = sum;
 }
 
+// The same, flooring as it goes: floor's call is convergent in the SPIR-V
+// (OpenCL C marks every call so) and stays marked where it becomes
+// llvm.floor, which holds no barrier: unrolled as `counted` is.
+kernel void counted_floor(global float *out, global const float *in, int n) {
+    float sum = 0.0f;
+    for (int j = 0; j < n; ++j)
+        sum = floor(sum * 0.875f + in[j]);
+    out[get_global_id(0)] = sum;
+}
+
 // Leaves on a condition of its data: every copy would keep its test.
 kernel void data_exit(global uint *out, float c, uint limit) {
     float z = 0.0f;
