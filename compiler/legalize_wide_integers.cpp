@@ -11,6 +11,7 @@
 // Anything else wide (a division, a right shift, a compare, a store, a call)
 // stays as it is, and legalizeIntegerWidths refuses it by name.
 #include "legalize_passes.hpp"
+#include "low_bits.hpp"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SetVector.h>
@@ -30,13 +31,9 @@ bool isWide(const llvm::Value *value) {
 // Whether `instruction`'s low 64 bits follow from its operands' low 64 bits
 // alone, and its wide operands are ones this rewrite can give in 64 bits.
 bool lowBitsLocal(const llvm::Instruction &instruction) {
+    if (lowBitsFollowOperands(instruction.getOpcode()))
+        return true;
     switch (instruction.getOpcode()) {
-    case llvm::Instruction::Add:
-    case llvm::Instruction::Sub:
-    case llvm::Instruction::Mul:
-    case llvm::Instruction::And:
-    case llvm::Instruction::Or:
-    case llvm::Instruction::Xor:
     case llvm::Instruction::Select:
     case llvm::Instruction::PHI:
         return true;

@@ -1,5 +1,7 @@
 #include "wide_integers.hpp"
 
+#include "low_bits.hpp"
+
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/ADT/SmallVector.h>
@@ -17,18 +19,9 @@ constexpr unsigned kWideBits = 32;
 // An 8- or 16-bit operation whose low bits depend only on its operands' low
 // bits (for a left shift, on its first operand's; the amount is exact).
 bool isNarrowChainOp(const llvm::Instruction &instruction) {
-    switch (instruction.getOpcode()) {
-    case llvm::Instruction::Add:
-    case llvm::Instruction::Sub:
-    case llvm::Instruction::Mul:
-    case llvm::Instruction::And:
-    case llvm::Instruction::Or:
-    case llvm::Instruction::Xor:
-    case llvm::Instruction::Shl:
-        break;
-    default:
+    if (!imex_l0::compiler::lowBitsFollowOperands(instruction.getOpcode()) &&
+        instruction.getOpcode() != llvm::Instruction::Shl)
         return false;
-    }
     unsigned bits = instruction.getType()->getScalarSizeInBits();
     return bits == 8 || bits == 16;
 }
