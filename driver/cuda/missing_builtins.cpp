@@ -116,4 +116,35 @@ void fullWidthMul24(llvm::Module &module) {
     }
 }
 
+void minMaxClamp(llvm::Module &module) {
+    for (llvm::Function &f : module) {
+        llvm::StringRef type = f.getName();
+        if (!f.isDeclaration() || !type.consume_front("_Z5clamp") || f.arg_size() != 3 ||
+            !f.getReturnType()->isIntOrIntVectorTy())
+            continue;
+        // The first argument's type in Itanium's mangling: a builtin type's
+        // letter, or Dv<count>_ and its element's.
+        if (type.consume_front("Dv"))
+            type = type.drop_while([](char c) { return c >= '0' && c <= '9'; }).drop_front();
+        if (type.empty())
+            continue;
+        const bool isSigned = llvm::StringRef("acsilx").contains(type.front()); // char is signed
+        llvm::Type *result = f.getReturnType();
+        llvm::IRBuilder<> b(llvm::BasicBlock::Create(module.getContext(), "", &f));
+        // clamp(gentype, sgentype, sgentype): scalar bounds of a vector.
+        auto bound = [&](llvm::Value *v) {
+            return v->getType() == result
+                       ? v
+                       : b.CreateVectorSplat(
+                             llvm::cast<llvm::VectorType>(result)->getElementCount(), v);
+        };
+        llvm::Value *low =
+            b.CreateBinaryIntrinsic(isSigned ? llvm::Intrinsic::smax : llvm::Intrinsic::umax,
+                                    f.getArg(0), bound(f.getArg(1)));
+        b.CreateRet(b.CreateBinaryIntrinsic(
+            isSigned ? llvm::Intrinsic::smin : llvm::Intrinsic::umin, low, bound(f.getArg(2))));
+        f.setLinkage(llvm::GlobalValue::InternalLinkage);
+    }
+}
+
 } // namespace ze_cuda

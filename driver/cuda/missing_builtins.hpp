@@ -31,4 +31,11 @@ void genericAddressAtomics(llvm::Module &module);
 // same results here. The multiplication is one instruction either way.
 void fullWidthMul24(llvm::Module &module);
 
+// clamp on integers and their vectors as min(max(x, lo), hi), as NVIDIA's
+// OpenCL computes it: two min/max instructions. libclc-15's
+// `x > hi ? hi : max(x, lo)` is a compare, a max and a select, which ptxas
+// does not join, in every clamp of an image kernel's coordinates. The two
+// agree wherever lo <= hi, the only case OpenCL defines.
+void minMaxClamp(llvm::Module &module);
+
 } // namespace ze_cuda

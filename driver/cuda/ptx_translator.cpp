@@ -522,6 +522,7 @@ ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &
     printfAsVprintf(*module);
     genericAddressAtomics(*module);
     fullWidthMul24(*module);
+    minMaxClamp(*module);
     defineNativeMath(*module, math.unsafe || !math.correctlyRoundedDivide);
     const std::string libdevice = libdevicePath();
     if (!libdevice.empty())

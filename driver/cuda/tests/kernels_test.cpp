@@ -650,6 +650,38 @@ TEST_F(CudaKernels, Mul24IsTheFullProduct) {
     }
 }
 
+// clamp on integers (min(max(x, lo), hi): missing_builtins.hpp), signed,
+// unsigned and on a vector with scalar bounds, values below, inside and above
+// the bounds.
+TEST_F(CudaKernels, IntegerClampIsMinOfMax) {
+    constexpr uint32_t n = 256;
+    std::vector<int> a(n);
+    for (uint32_t i = 0; i < n; ++i)
+        a[i] = (i % 2 ? -1 : 1) * int(37 * i); // -9,435 .. 9,435
+    const int lo = -100, hi = 1000;
+    const uint32_t ulo = 100, uhi = 5000;
+    int *da = deviceWith(a), *out = device<int>(n);
+    uint32_t *uout = device<uint32_t>(n);
+    int16_t *vout = device<int16_t>(4 * n);
+    void *pa = da, *po = out, *pu = uout, *pv = vout;
+    ze_kernel_handle_t k = kernel(cudaModule("cuda_builtins"), "clamp_integers", 64);
+    ASSERT_ZE_SUCCESS(setArgs(k, {pointer(pa), pointer(po), pointer(pu), pointer(pv), byValue(lo),
+                                  byValue(hi), byValue(ulo), byValue(uhi)}));
+    ASSERT_ZE_SUCCESS(launch(list_, k, {n / 64, 1, 1}));
+    std::vector<int> got = read(out, n);
+    std::vector<uint32_t> ugot = read(uout, n);
+    std::vector<int16_t> vgot = read(vout, 4 * n);
+    for (uint32_t i = 0; i < n; ++i) {
+        const int x = a[i];
+        EXPECT_EQ(got[i], std::min(std::max(x, lo), hi)) << i;
+        EXPECT_EQ(ugot[i], std::min(std::max(uint32_t(x), ulo), uhi)) << i;
+        const int16_t lanes[4] = {int16_t(x), int16_t(-x), int16_t(x >> 4), int16_t(x * 3)};
+        for (int c = 0; c < 4; ++c)
+            EXPECT_EQ(vgot[4 * i + c], std::min<int16_t>(std::max<int16_t>(lanes[c], lo), hi))
+                << i << " lane " << c;
+    }
+}
+
 // Vectors read in part through an index (vector_loads.hpp: loaded whole):
 // the elements used, from the right vectors.
 TEST_F(CudaKernels, GatheredVectorElements) {

@@ -211,6 +211,15 @@ TEST(PtxTranslation, NativeMathUsesTheApproximateInstructions) {
     EXPECT_EQ(ptx.find("call"), std::string::npos) << "a call is left in the PTX";
 }
 
+// Integer clamp is a max and a min (missing_builtins.hpp), as NVIDIA's OpenCL
+// makes it, not libclc's compare, max and select.
+TEST(PtxTranslation, IntegerClampIsAMaxAndAMin) {
+    const std::string entry = entryOf(translatedTestKernel("/cuda_builtins.spv"), "clamp_integers");
+    for (const char *instruction : {"max.s32", "min.s32", "max.u32", "min.u32"})
+        EXPECT_NE(entry.find(instruction), std::string::npos) << instruction << "\n" << entry;
+    EXPECT_EQ(entry.find("selp"), std::string::npos) << entry;
+}
+
 // A gather of three of a float4's elements, and of two int4 elements that
 // are not an aligned pair, loads each vector whole (vector_loads.hpp), as
 // NVIDIA's OpenCL does, rather than as a pair and a single element.

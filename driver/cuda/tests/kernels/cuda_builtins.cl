@@ -35,6 +35,18 @@ kernel void generic_atomics(global int *sum, global uint *max, global uint *coun
         atomic_add(w, 1);
 }
 
+// clamp on integers as min(max(x, lo), hi) (missing_builtins.hpp): signed,
+// unsigned, and a vector with scalar bounds.
+kernel void clamp_integers(global const int *a, global int *out, global uint *uout,
+                           global short4 *vout, int lo, int hi, uint ulo, uint uhi) {
+    size_t i = get_global_id(0);
+    int x = a[i];
+    out[i] = clamp(x, lo, hi);
+    uout[i] = clamp((uint)x, ulo, uhi);
+    vout[i] = clamp((short4)((short)x, (short)-x, (short)(x >> 4), (short)(x * 3)), (short)lo,
+                    (short)hi);
+}
+
 // mul24 and mad24 with operands beyond 24 bits: the full product, as PoCL
 // and NVIDIA's OpenCL compute it (OpenCL leaves it undefined).
 kernel void mul24_full(global const int *a, global const uint *b, global int *out,
