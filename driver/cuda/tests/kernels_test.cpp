@@ -18,10 +18,11 @@ namespace {
 
 using CudaKernels = WithCudaModules;
 
-std::vector<int> values(size_t n, int seed) {
-    std::vector<int> v(n);
+// n test values (testValue), converted to T (narrow types keep their low bits).
+template <class T = int> std::vector<T> values(size_t n, int seed) {
+    std::vector<T> v(n);
     for (size_t i = 0; i < n; ++i)
-        v[i] = testValue(i, seed);
+        v[i] = T(testValue(i, seed));
     return v;
 }
 
@@ -739,15 +740,9 @@ template <class T> T narrowChain(T x, T c) {
 TEST_F(CudaKernels, NarrowIntegerChainsWrapAsTheirTypes) {
     constexpr uint32_t n = 256;
     ze_module_handle_t m = cudaModule("narrow_integers");
-    std::vector<int16_t> shorts(8 * n);
-    std::vector<uint8_t> uchars(16 * n);
-    std::vector<int8_t> chars(n);
-    for (size_t i = 0; i < shorts.size(); ++i)
-        shorts[i] = int16_t(testValue(i, 21));
-    for (size_t i = 0; i < uchars.size(); ++i)
-        uchars[i] = uint8_t(testValue(i, 22));
-    for (size_t i = 0; i < chars.size(); ++i)
-        chars[i] = int8_t(testValue(i, 23));
+    const std::vector<int16_t> shorts = values<int16_t>(8 * n, 21);
+    const std::vector<uint8_t> uchars = values<uint8_t>(16 * n, 22);
+    const std::vector<int8_t> chars = values<int8_t>(n, 23);
     const int16_t shortC = -1234;
     const uint8_t ucharC = 201;
     const int8_t charC = -77;
