@@ -7,6 +7,7 @@
 #include "missing_builtins.hpp"
 #include "native_math.hpp"
 #include "opencl_division.hpp"
+#include "uniform_unswitch.hpp"
 #include "unroll_hints.hpp"
 #include "vector_loads.hpp"
 #include "warp_sub_groups.hpp"
@@ -447,7 +448,8 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
     llvm::CGSCCAnalysisManager sccs;
     llvm::ModuleAnalysisManager modules;
     llvm::PassBuilder builder(&machine);
-    addUnrollHints(builder);
+    addUnrollHints(builder); // first: its peephole pass drops marks the unswitching reads
+    addUniformUnswitch(builder);
     imex_l0::compiler::addBitSelect(builder);
     addVectorLoads(builder);
     addWideIntegers(builder);

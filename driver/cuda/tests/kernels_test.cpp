@@ -683,6 +683,45 @@ TEST_F(CudaKernels, IntegerClampIsMinOfMax) {
     }
 }
 
+// Steps of a Collatz-like walk under one of two rules, as the host counts
+// them (unswitching.cl).
+uint32_t collatzSteps(uint32_t h, bool firstRule, uint32_t limit) {
+    uint32_t k = 0;
+    for (; h > 1 && k < limit; ++k)
+        if (firstRule)
+            h = (h & 1) ? 3 * h + 1 : h / 2;
+        else
+            h = (h & 1) ? h + 1 : h / 4 + 1;
+    return k;
+}
+
+// A loop unswitched on the kernel's argument (uniform_unswitch.hpp) runs the
+// rule the argument picks, either way; the loop testing the work-item's id
+// (not unswitched) mixes the rules by id.
+TEST_F(CudaKernels, UnswitchedLoopsRunTheRuleTheArgumentPicks) {
+    constexpr uint32_t n = 1024, limit = 300;
+    std::vector<uint32_t> start(n);
+    for (uint32_t i = 0; i < n; ++i)
+        start[i] = 1 + 7919 * i % 100000;
+    uint32_t *dstart = deviceWith(start), *steps = device<uint32_t>(n);
+    void *ps = steps, *pst = dstart;
+    ze_module_handle_t m = cudaModule("unswitching");
+    for (const char *name : {"collatz_uniform_rule", "collatz_item_rule"})
+        for (int rule : {3, 1}) {
+            SCOPED_TRACE(std::string(name) + " rule " + std::to_string(rule));
+            ze_kernel_handle_t k = kernel(m, name, 64);
+            ASSERT_ZE_SUCCESS(
+                setArgs(k, {pointer(ps), pointer(pst), byValue(rule), byValue(limit)}));
+            ASSERT_ZE_SUCCESS(launch(list_, k, {n / 64, 1, 1}));
+            std::vector<uint32_t> got = read(steps, n);
+            const bool byItem = std::string(name) == "collatz_item_rule";
+            for (uint32_t i = 0; i < n; ++i) {
+                const bool firstRule = byItem ? int(i & 3) == rule : rule == 3;
+                ASSERT_EQ(got[i], collatzSteps(start[i], firstRule, limit)) << i;
+            }
+        }
+}
+
 // Vectors read in part through an index (vector_loads.hpp: loaded whole):
 // the elements used, from the right vectors.
 TEST_F(CudaKernels, GatheredVectorElements) {

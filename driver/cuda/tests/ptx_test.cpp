@@ -275,6 +275,29 @@ TEST(PtxTranslation, ConstantTripCountsAreUnrolledAsNvidiaDoes) {
     EXPECT_LT(count(entryOf(ptx, "constant_trips_16"), "0f3EC00000"), 80u) << ptx;
 }
 
+// The loops of a kernel's PTX: its branches to a label above them.
+size_t loops(const std::string &entry) {
+    size_t n = 0;
+    for (size_t at = entry.find(" bra"); at != std::string::npos; at = entry.find(" bra", at + 1)) {
+        const size_t label = entry.find("$L__", at);
+        const size_t end = entry.find(';', label);
+        if (label == std::string::npos || end == std::string::npos)
+            break;
+        const size_t defined = entry.find("\n" + entry.substr(label, end - label) + ":");
+        n += defined != std::string::npos && defined < at;
+    }
+    return n;
+}
+
+// A loop testing the kernel's argument, the same for every work-item,
+// becomes two loops, one for each outcome (uniform_unswitch.hpp); the same
+// loop testing the work-item's id stays one loop.
+TEST(PtxTranslation, LoopsAreUnswitchedOnUniformConditionsOnly) {
+    const std::string ptx = translatedTestKernel("/unswitching.spv");
+    EXPECT_EQ(loops(entryOf(ptx, "collatz_uniform_rule")), 2u) << ptx;
+    EXPECT_EQ(loops(entryOf(ptx, "collatz_item_rule")), 1u) << ptx;
+}
+
 // Chains of short and char arithmetic are computed in 32-bit registers
 // (wide_integers.hpp): each multiply-add one mad.lo.s32 (one SASS IMAD), no
 // 16-bit multiply left; a right shift, a division and a comparison still see
