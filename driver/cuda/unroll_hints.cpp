@@ -8,6 +8,9 @@
 #include <llvm/IR/Metadata.h>
 #include <llvm/Transforms/Scalar/LoopPassManager.h>
 
+#include <cstdint>
+#include <iterator>
+
 namespace ze_cuda {
 
 namespace {
@@ -91,6 +94,18 @@ void unrollBy(llvm::Loop &loop, unsigned count) {
                                llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), count))});
 }
 
+// Whether LLVM's whole unrolling at -O3 takes the loop: its estimate of
+// the loop unrolled whole (the body but its phis, the latch's compare and
+// branch once) within its threshold.
+bool unrolledWholeByLlvm(const llvm::Loop &loop, unsigned trips) {
+    constexpr uint64_t kWholeUnrollThreshold = 300; // LLVM's at -O3
+    uint64_t instructions = 0;
+    for (llvm::BasicBlock *block : loop.blocks())
+        instructions +=
+            block->size() - uint64_t(std::distance(block->phis().begin(), block->phis().end()));
+    return instructions > 2 && (instructions - 2) * trips + 2 <= kWholeUnrollThreshold;
+}
+
 // An innermost loop of a constant trip count over 16, unrolled eight times
 // where eight divide the count, as NVIDIA's OpenCL does where LLVM does less
 // (its partial unrolling stops at about 75 instructions on NVPTX): clpeak's
@@ -99,13 +114,16 @@ void unrollBy(llvm::Loop &loop, unsigned count) {
 // branch (1.08x-1.11x NVIDIA's time on an H200; 1.00x-1.02x unrolled).
 // Shorter loops are left to LLVM's whole unrolling: unrolled whole beyond
 // it, clpeak's loops of 16 iterations over vectors of four chars or shorts
-// ran 1.24x slower.
+// ran 1.24x slower. So are the loops LLVM unrolls whole anyway: mixbench's
+// eight loops of 64 dependent multiply-adds each, unrolled whole, become one
+// block in which the GPU interleaves the eight chains; unrolled eight times,
+// each chain ran alone in its own loop, 1.25x NVIDIA's time (an H100).
 llvm::PreservedAnalyses unrollCounted(llvm::Loop &loop, unsigned trips) {
     constexpr unsigned kCountedUnroll = 8;
     constexpr unsigned kMostCountedInstructions = 600; // code size: 8 copies of 600
     const unsigned size = bodySize(loop);
     if (trips > 2 * kCountedUnroll && trips % kCountedUnroll == 0 && size > 0 &&
-        size <= kMostCountedInstructions)
+        size <= kMostCountedInstructions && !unrolledWholeByLlvm(loop, trips))
         unrollBy(loop, kCountedUnroll);
     return llvm::PreservedAnalyses::all();
 }

@@ -298,6 +298,16 @@ TEST(PtxTranslation, LoopsAreUnswitchedOnUniformConditionsOnly) {
     EXPECT_EQ(loops(entryOf(ptx, "collatz_item_rule")), 1u) << ptx;
 }
 
+// Loops LLVM unrolls whole are left to it (unroll_hints.hpp): eight loops
+// of 64 dependent multiply-adds become one block of 512 (and the four of the
+// sum), no loop left.
+TEST(PtxTranslation, LoopsLlvmUnrollsWholeAreNotUnrolledEightTimes) {
+    const std::string entry =
+        entryOf(translatedTestKernel("/unrolling.spv"), "dependent_chains_64");
+    EXPECT_EQ(count(entry, "fma.rn.f32"), 8u * 64 + 4) << entry;
+    EXPECT_EQ(loops(entry), 0u) << entry;
+}
+
 // Chains of short and char arithmetic are computed in 32-bit registers
 // (wide_integers.hpp): each multiply-add one mad.lo.s32 (one SASS IMAD), no
 // 16-bit multiply left; a right shift, a division and a comparison still see

@@ -66,3 +66,24 @@ kernel void constant_trips_16(global float *out, float c) {
     }
     out[get_global_id(0)] = x;
 }
+
+// Eight chains of 64 dependent multiply-adds, each in a loop of its own (as
+// mixbench's): LLVM unrolls such loops whole (64 iterations of one
+// instruction are within its limit), and the translation leaves them to it,
+// so that the GPU interleaves the chains in one block, rather than
+// unrolling each eight times, where each chain runs alone in its loop.
+kernel void dependent_chains_64(global float *data, float seed) {
+    const size_t id = get_global_id(0);
+    float t[8];
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+        t[j] = data[id + j * get_global_size(0)];
+        for (int i = 0; i < 64; ++i)
+            t[j] = t[j] * t[j] + seed;
+    }
+    float sum = 0.0f;
+#pragma unroll
+    for (int j = 0; j < 8; j += 2)
+        sum += t[j] * t[j + 1];
+    data[id] = sum;
+}
