@@ -11,8 +11,9 @@
 //  - eight copies of a loop of a constant trip count over 16 that eight
 //    divide (a body of at most 600 instructions), as NVIDIA's OpenCL makes
 //    of clpeak's chains of multiply-adds, where LLVM's partial unrolling
-//    stops at about 75 instructions; shorter loops are left to LLVM's whole
-//    unrolling;
+//    stops at about 75 instructions; shorter loops, and loops small enough
+//    for LLVM's whole unrolling (64 iterations of one multiply-add), are
+//    left to it;
 //  - whole unrolling of loops that index a private array: a loop of at most
 //    32 iterations whose accesses to a private array change with the
 //    iteration (an FFT's twiddle loop over its eight points) is unrolled
