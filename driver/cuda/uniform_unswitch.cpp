@@ -1,5 +1,7 @@
 #include "uniform_unswitch.hpp"
 
+#include "loop_metadata.hpp"
+
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
@@ -89,22 +91,9 @@ bool picksWithinLoop(const llvm::Loop &loop, const llvm::Instruction &user) {
     return llvm::isa<llvm::SelectInst>(user);
 }
 
-bool unswitched(const llvm::Loop &loop) {
-    llvm::MDNode *id = loop.getLoopID();
-    if (id == nullptr)
-        return false;
-    for (const llvm::MDOperand &op : id->operands())
-        if (auto *node = llvm::dyn_cast_or_null<llvm::MDNode>(op.get()))
-            if (node->getNumOperands() == 1)
-                if (auto *name = llvm::dyn_cast<llvm::MDString>(node->getOperand(0)))
-                    if (name->getString() == kUnswitched)
-                        return true;
-    return false;
-}
-
 // The condition to unswitch `loop` on, or nullptr.
 llvm::Value *unswitchCondition(const llvm::Loop &loop) {
-    if (!loop.isInnermost() || !loop.isSafeToClone() || unswitched(loop))
+    if (!loop.isInnermost() || !loop.isSafeToClone() || hasLoopMetadata(loop, kUnswitched))
         return nullptr;
     unsigned instructions = 0;
     llvm::Value *found = nullptr;
@@ -126,19 +115,9 @@ llvm::Value *unswitchCondition(const llvm::Loop &loop) {
     return found;
 }
 
-// Gives `loop` a loop ID of its own (the copy of a loop would otherwise
-// share its original's), with the present one's operands and the mark of
-// an unswitched loop.
+// Marks a loop unswitching made (its copy gets an ID of its own).
 void markUnswitched(llvm::Loop &loop) {
-    llvm::LLVMContext &ctx = loop.getHeader()->getContext();
-    llvm::SmallVector<llvm::Metadata *, 4> operands = {nullptr};
-    if (llvm::MDNode *id = loop.getLoopID())
-        for (unsigned i = 1; i < id->getNumOperands(); ++i)
-            operands.push_back(id->getOperand(i));
-    operands.push_back(llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, kUnswitched)}));
-    llvm::MDNode *id = llvm::MDNode::getDistinct(ctx, operands);
-    id->replaceOperandWith(0, id);
-    loop.setLoopID(id);
+    addLoopMetadata(loop, {llvm::MDString::get(loop.getHeader()->getContext(), kUnswitched)});
 }
 
 // Two copies of `loop` (simplified, in LCSSA form), the first run where

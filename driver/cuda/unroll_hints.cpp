@@ -1,5 +1,7 @@
 #include "unroll_hints.hpp"
 
+#include "loop_metadata.hpp"
+
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ValueTracking.h>
@@ -23,16 +25,7 @@ constexpr unsigned kMostInstructions = 60;
 // Whether the loop's metadata already says how to unroll it (a directive of
 // the source, or a transformation already done).
 bool hasUnrollDirective(const llvm::Loop &loop) {
-    llvm::MDNode *id = loop.getLoopID();
-    if (id == nullptr)
-        return false;
-    for (const llvm::MDOperand &op : id->operands())
-        if (auto *node = llvm::dyn_cast_or_null<llvm::MDNode>(op.get()))
-            if (node->getNumOperands() > 0)
-                if (auto *name = llvm::dyn_cast<llvm::MDString>(node->getOperand(0)))
-                    if (name->getString().startswith("llvm.loop.unroll"))
-                        return true;
-    return false;
+    return hasLoopMetadata(loop, "llvm.loop.unroll");
 }
 
 // The most iterations of a loop unrolled whole to keep a private array in
@@ -59,18 +52,6 @@ bool indexesPrivateArray(const llvm::Loop &loop) {
                     return true;
         }
     return false;
-}
-
-void addLoopMetadata(llvm::Loop &loop, llvm::ArrayRef<llvm::Metadata *> hint) {
-    llvm::LLVMContext &ctx = loop.getHeader()->getContext();
-    llvm::SmallVector<llvm::Metadata *, 4> operands = {nullptr};
-    if (llvm::MDNode *id = loop.getLoopID())
-        for (unsigned i = 1; i < id->getNumOperands(); ++i)
-            operands.push_back(id->getOperand(i));
-    operands.push_back(llvm::MDNode::get(ctx, hint));
-    llvm::MDNode *id = llvm::MDNode::getDistinct(ctx, operands);
-    id->replaceOperandWith(0, id);
-    loop.setLoopID(id);
 }
 
 // The instructions of a loop's body, or 0 if it calls something convergent
