@@ -4,10 +4,10 @@
 //    known only when it starts (it counts to a bound; a loop that leaves on
 //    a condition of its data is left alone, as NVIDIA's OpenCL leaves it),
 //    with a small body and no unroll directive of its own, is unrolled four
-//    times (with a remainder loop); NVIDIA's OpenCL
-//    unrolls them by four (an n-body step's loop over the bodies), which
-//    saves the loop's own instructions and lets the GPU overlap the
-//    iterations' loads;
+//    times (with a remainder loop), twice where its body is up to twice as
+//    large; NVIDIA's OpenCL unrolls them so (an n-body step's loop over the
+//    bodies by four, GEGL's motion blur by two), which saves the loop's own
+//    instructions and lets the GPU overlap the iterations' loads;
 //  - eight copies of a loop of a constant trip count over 16 that eight
 //    divide (a body of at most 600 instructions), as NVIDIA's OpenCL makes
 //    of clpeak's chains of multiply-adds, where LLVM's partial unrolling

@@ -255,14 +255,15 @@ std::string withVectorLoads(const char *ir) {
 
 // A loop counting to a bound known when it starts is unrolled four times
 // (four copies of its body and one in the remainder loop: 0.75 is the
-// body's constant), also where it calls floor (0.875); a loop that leaves
-// on a condition of its data is not (4.0 is its test's constant), as
-// NVIDIA's OpenCL leaves it.
+// body's constant), also where it calls floor (0.875), twice where its body
+// is over 60 instructions (0.8125); a loop that leaves on a condition of its
+// data is not (4.0 is its test's constant), as NVIDIA's OpenCL leaves it.
 TEST(PtxTranslation, CountedLoopsAreUnrolledDataExitsAreNot) {
     const std::string ptx = translatedTestKernel("/unrolling.spv");
     EXPECT_EQ(count(entryOf(ptx, "counted"), "0f3F400000"), 5u) << ptx;
     EXPECT_EQ(count(entryOf(ptx, "counted_floor"), "0f3F600000"), 5u) << ptx;
     EXPECT_EQ(count(entryOf(ptx, "data_exit"), "0f40800000"), 1u) << ptx;
+    EXPECT_EQ(count(entryOf(ptx, "counted_large"), "0f3F500000"), 3u) << ptx;
 }
 
 // A loop of a constant trip count: 64 iterations of four multiply-adds are

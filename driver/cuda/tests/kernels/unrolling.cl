@@ -87,3 +87,28 @@ kernel void dependent_chains_64(global float *data, float seed) {
         sum += t[j] * t[j + 1];
     data[id] = sum;
 }
+
+// Counts to a bound known when it starts, with a body over the four-times
+// limit (60 instructions) and within twice it: unrolled twice, as NVIDIA's
+// OpenCL unrolls GEGL's motion blur (two copies of 0.8125's multiply and
+// the remainder's).
+#define TWO_STEPS(i)                                                                               \
+    s0 = floor(s0 * x + c) - s1 * (float)(j + i);                                                  \
+    s1 = fabs(s1 * x - s0) + (float)(j ^ i);
+
+kernel void counted_large(global float *out, global const float *in, int n, float c) {
+    float s0 = out[0], s1 = out[1];
+    if (c != 0.0f) { // the results through a phi, as constant_trips_64's
+        for (int j = 0; j < n; ++j) {
+            float x = in[j] * 0.8125f;
+            TWO_STEPS(1)
+            TWO_STEPS(2)
+            TWO_STEPS(3)
+            TWO_STEPS(4)
+            TWO_STEPS(5)
+            TWO_STEPS(6)
+        }
+    }
+    out[0] = s0;
+    out[1] = s1;
+}
