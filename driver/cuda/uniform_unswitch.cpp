@@ -1,6 +1,6 @@
 #include "uniform_unswitch.hpp"
 
-#include "loop_metadata.hpp"
+#include "loop_properties.hpp"
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Dominators.h>
@@ -95,24 +95,21 @@ bool picksWithinLoop(const llvm::Loop &loop, const llvm::Instruction &user) {
 llvm::Value *unswitchCondition(const llvm::Loop &loop) {
     if (!loop.isInnermost() || !loop.isSafeToClone() || hasLoopMetadata(loop, kUnswitched))
         return nullptr;
-    unsigned instructions = 0;
-    llvm::Value *found = nullptr;
+    const unsigned size = bodySize(loop);
+    if (size == 0 || size > kMostInstructions)
+        return nullptr;
     for (llvm::BasicBlock *block : loop.blocks())
         for (llvm::Instruction &i : *block) {
-            if (++instructions > kMostInstructions)
-                return nullptr;
-            if (auto *call = llvm::dyn_cast<llvm::CallBase>(&i); call && call->isConvergent())
-                return nullptr;
-            if (found != nullptr || !picksWithinLoop(loop, i))
+            if (!picksWithinLoop(loop, i))
                 continue;
             llvm::Value *condition = llvm::isa<llvm::BranchInst>(i)
                                          ? llvm::cast<llvm::BranchInst>(i).getCondition()
                                          : llvm::cast<llvm::SelectInst>(i).getCondition();
             if (!llvm::isa<llvm::Constant>(condition) && condition->getType()->isIntegerTy(1) &&
                 uniform(condition) && invariantOperands(loop, condition))
-                found = condition;
+                return condition;
         }
-    return found;
+    return nullptr;
 }
 
 // Marks a loop unswitching made (its copy gets an ID of its own).
@@ -185,28 +182,27 @@ bool isKernel(const llvm::Function &function) {
 }
 
 struct UniformUnswitch : llvm::PassInfoMixin<UniformUnswitch> {
-    llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &) {
+    llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &analyses) {
         if (!isKernel(function) || function.isDeclaration())
             return llvm::PreservedAnalyses::all();
         // The loops' headers and conditions first; each loop is then found
-        // again after the last one's copying (the analyses are rebuilt).
+        // again in the analyses of the function as the last one left it.
         std::vector<std::pair<llvm::BasicBlock *, llvm::Value *>> candidates;
-        {
-            llvm::DominatorTree dt(function);
-            llvm::LoopInfo li(dt);
-            for (llvm::Loop *loop : li.getLoopsInPreorder())
-                if (llvm::Value *condition = unswitchCondition(*loop))
-                    candidates.emplace_back(loop->getHeader(), condition);
-        }
+        for (llvm::Loop *loop :
+             analyses.getResult<llvm::LoopAnalysis>(function).getLoopsInPreorder())
+            if (llvm::Value *condition = unswitchCondition(*loop))
+                candidates.emplace_back(loop->getHeader(), condition);
         bool changed = false;
         for (const auto &[header, condition] : candidates) {
-            llvm::DominatorTree dt(function);
-            llvm::LoopInfo li(dt);
+            if (changed) // a copying keeps the exits' dominators only in part
+                analyses.invalidate(function, llvm::PreservedAnalyses::none());
+            auto &dt = analyses.getResult<llvm::DominatorTreeAnalysis>(function);
+            auto &li = analyses.getResult<llvm::LoopAnalysis>(function);
             llvm::Loop *loop = li.getLoopFor(header);
             if (loop == nullptr || loop->getHeader() != header)
                 continue;
-            llvm::simplifyLoop(loop, &dt, &li, nullptr, nullptr, nullptr, false);
-            llvm::formLCSSA(*loop, dt, &li, nullptr);
+            changed |= llvm::simplifyLoop(loop, &dt, &li, nullptr, nullptr, nullptr, false);
+            changed |= llvm::formLCSSA(*loop, dt, &li, nullptr);
             changed |= unswitch(*loop, condition, dt, li);
         }
         if (!changed)

@@ -1,6 +1,6 @@
 #include "unroll_hints.hpp"
 
-#include "loop_metadata.hpp"
+#include "loop_properties.hpp"
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
@@ -56,20 +56,6 @@ bool indexesPrivateArray(const llvm::Loop &loop) {
                     return true;
         }
     return false;
-}
-
-// The instructions of a loop's body, or 0 if it calls something convergent
-// (a barrier: every work-item must reach each of its calls, which a
-// remainder loop would not let them).
-unsigned bodySize(const llvm::Loop &loop) {
-    unsigned instructions = 0;
-    for (llvm::BasicBlock *block : loop.blocks())
-        for (llvm::Instruction &i : *block) {
-            ++instructions;
-            if (auto *call = llvm::dyn_cast<llvm::CallBase>(&i); call && call->isConvergent())
-                return 0;
-        }
-    return instructions;
 }
 
 void unrollBy(llvm::Loop &loop, unsigned count) {

@@ -1,5 +1,6 @@
-// Loop metadata the translation's loop passes read and write
-// (unroll_hints.hpp, uniform_unswitch.hpp): named nodes in a loop's ID.
+// What the translation's loop passes (unroll_hints.hpp, uniform_unswitch.hpp)
+// ask of a loop and write on it: the size of its body, named nodes in its
+// ID.
 #pragma once
 
 #include <llvm/ADT/ArrayRef.h>
@@ -8,6 +9,11 @@
 #include <llvm/IR/Metadata.h>
 
 namespace ze_cuda {
+
+// The instructions of a loop's body, or 0 if it calls something convergent
+// (a barrier: every work-item must reach each of its calls, which neither a
+// remainder loop nor a copy of the loop chosen per work-item lets them).
+unsigned bodySize(const llvm::Loop &loop);
 
 // Whether the loop's ID holds a node whose name (its first operand) starts
 // with `prefix`.

@@ -1,8 +1,20 @@
-#include "loop_metadata.hpp"
+#include "loop_properties.hpp"
 
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/IR/InstrTypes.h>
 
 namespace ze_cuda {
+
+unsigned bodySize(const llvm::Loop &loop) {
+    unsigned instructions = 0;
+    for (llvm::BasicBlock *block : loop.blocks())
+        for (llvm::Instruction &i : *block) {
+            ++instructions;
+            if (auto *call = llvm::dyn_cast<llvm::CallBase>(&i); call && call->isConvergent())
+                return 0;
+        }
+    return instructions;
+}
 
 bool hasLoopMetadata(const llvm::Loop &loop, llvm::StringRef prefix) {
     llvm::MDNode *id = loop.getLoopID();
