@@ -462,6 +462,29 @@ TEST_F(ProgramBuilderTest, NonzeroSchemaWordIsInvalidArgument) {
     }
 }
 
+// A valid module in the 32-bit addressing model: the device is 64-bit, and
+// PoCL crashed on the 32-bit SPIR made of it (found by
+// tests/fuzz/module_create). Refused, saying what to compile for.
+TEST_F(ProgramBuilderTest, ThirtyTwoBitAddressingIsRefused) {
+    std::vector<uint32_t> words(kernelsSpv_.size() / 4);
+    std::memcpy(words.data(), kernelsSpv_.data(), kernelsSpv_.size());
+    size_t model = 0;
+    for (const detail::SpirvInstruction &inst : detail::spirvInstructions(words))
+        if (inst.opcode == 14) // OpMemoryModel
+            model = inst.at + 1;
+    ASSERT_NE(model, 0u);
+    ASSERT_EQ(words[model], 2u); // Physical64
+    words[model] = 1;            // Physical32
+    std::vector<uint8_t> spirv(kernelsSpv_.size());
+    std::memcpy(spirv.data(), words.data(), spirv.size());
+    Built built(build(spirv));
+    EXPECT_EQ(built.r.result, ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
+    EXPECT_EQ(built.r.program, nullptr);
+    EXPECT_NE(built.r.log.find("addressing model is Physical32; this device has 64-bit addresses"),
+              std::string::npos)
+        << built.r.log;
+}
+
 // A module declaring an extension the translator does not know: the
 // validator accepts any name, the translator would end the process (found by
 // tests/fuzz/module_create). Refused, by name; the same module with a name

@@ -9,6 +9,7 @@
 #include "recursion_check.hpp"
 #include "spirv_linker.hpp"
 #include "spirv_relaxations.hpp"
+#include "spirv_words.hpp"
 #include "sub_groups.hpp"
 #include "translator_limits.hpp"
 #include "work_group_collectives.hpp"
@@ -203,6 +204,31 @@ ze_result_t checkSpirvHeaders(const SpirvProgram &program, std::string *log) {
 
 namespace {
 
+// The devices of both drivers have 64-bit addresses. A Physical32 module
+// would become 32-bit SPIR (or 32-bit NVPTX), whose pointers the device
+// compiler takes at the wrong width (PoCL 3.1 crashes on such bitcode), so
+// the addressing model is checked on the validated words before the
+// translator sees them.
+ze_result_t checkAddressingModel(const std::vector<uint32_t> &words, std::string *log) {
+    constexpr uint16_t kOpMemoryModel = 14;
+    constexpr uint32_t kPhysical64 = 2;
+    for (const SpirvInstruction &inst : spirvInstructions(words)) {
+        if (inst.opcode != kOpMemoryModel || inst.size < 2)
+            continue;
+        uint32_t model = words[inst.at + 1];
+        if (model == kPhysical64)
+            return ZE_RESULT_SUCCESS;
+        const char *name = model == 0 ? "Logical" : model == 1 ? "Physical32" : nullptr;
+        *log += std::string("the module's addressing model is ") +
+                (name ? name : "number " + std::to_string(model)) +
+                "; this device has 64-bit addresses and takes Physical64 modules only "
+                "(compile for spir64, e.g. clang -target spir64)\n";
+        return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+    }
+    *log += "the module has no OpMemoryModel instruction\n";
+    return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+}
+
 // One module of a program (its header checked): validated, translated into
 // `context` and verified. `*crashed` when the translator crashed on it (the
 // context is then not to be trusted).
@@ -213,6 +239,9 @@ ze_result_t readOne(const SpirvInput &input, llvm::LLVMContext &context,
     std::memcpy(words.data(), input.spirv, input.size);
     repairBeforeValidation(words, log);
     ze_result_t result = validateSpirv(words, log);
+    if (result != ZE_RESULT_SUCCESS)
+        return result;
+    result = checkAddressingModel(words, log);
     if (result != ZE_RESULT_SUCCESS)
         return result;
     result = checkTranslatorLimits(words, log);
