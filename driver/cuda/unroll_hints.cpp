@@ -99,6 +99,46 @@ llvm::PreservedAnalyses unrollCounted(llvm::Loop &loop, unsigned trips) {
     return llvm::PreservedAnalyses::all();
 }
 
+// A short search through memory: an innermost loop with a counted exit (a
+// bound known when it starts) and exits on values it loads, such as Parboil's
+// splitRearrange walking back through local memory while the keys equal its
+// own (`while (i >= 0 && a[i] == mine) i--`). NVIDIA's OpenCL unrolls such a
+// loop four times, each copy with its own load and test, and where the count
+// is a multiple of four drops the counted exit from three of the copies; the
+// loop's own instructions (counter, index, back branch) are then paid once
+// per four loads. LLVM's unroller does the same given the count (its
+// remainder loop needs a single exit, so the copies keep their exits).
+// Loops that exit on computed values (Mandelbrot's |z| > 2) stay rolled:
+// their bodies are long next to what unrolling saves.
+bool isShortSearch(const llvm::Loop &loop, llvm::ScalarEvolution &se) {
+    constexpr unsigned kMostSearchInstructions = 16;
+    llvm::SmallVector<llvm::BasicBlock *, 4> exiting;
+    loop.getExitingBlocks(exiting);
+    if (exiting.size() < 2)
+        return false;
+    bool counted = false;
+    for (llvm::BasicBlock *block : exiting) {
+        if (!llvm::isa<llvm::SCEVCouldNotCompute>(se.getExitCount(&loop, block))) {
+            counted = true;
+            continue;
+        }
+        auto *branch = llvm::dyn_cast<llvm::BranchInst>(block->getTerminator());
+        auto *compare = branch && branch->isConditional()
+                            ? llvm::dyn_cast<llvm::CmpInst>(branch->getCondition())
+                            : nullptr;
+        if (compare == nullptr)
+            return false;
+        auto loadedHere = [&](llvm::Value *v) {
+            auto *load = llvm::dyn_cast<llvm::LoadInst>(v);
+            return load != nullptr && loop.contains(load);
+        };
+        if (!loadedHere(compare->getOperand(0)) && !loadedHere(compare->getOperand(1)))
+            return false;
+    }
+    const unsigned size = bodySize(loop);
+    return counted && size > 0 && size <= kMostSearchInstructions;
+}
+
 struct UnrollHints : llvm::PassInfoMixin<UnrollHints> {
     llvm::PreservedAnalyses run(llvm::Loop &loop, llvm::LoopAnalysisManager &,
                                 llvm::LoopStandardAnalysisResults &results, llvm::LPMUpdater &) {
@@ -110,7 +150,13 @@ struct UnrollHints : llvm::PassInfoMixin<UnrollHints> {
                                                        "llvm.loop.unroll.full")});
             return llvm::PreservedAnalyses::all();
         }
-        if (!loop.isInnermost() || loop.getExitingBlock() == nullptr)
+        if (!loop.isInnermost())
+            return llvm::PreservedAnalyses::all();
+        if (isShortSearch(loop, results.SE)) {
+            unrollBy(loop, kUnrollCount);
+            return llvm::PreservedAnalyses::all();
+        }
+        if (loop.getExitingBlock() == nullptr)
             return llvm::PreservedAnalyses::all();
         if (trips != 0)
             return unrollCounted(loop, trips);

@@ -8,6 +8,11 @@
 //    large; NVIDIA's OpenCL unrolls them so (an n-body step's loop over the
 //    bodies by four, GEGL's motion blur by two), which saves the loop's own
 //    instructions and lets the GPU overlap the iterations' loads;
+//  - four copies of a short search through memory: a small innermost loop
+//    with a counted exit and exits on values it loads (Parboil's
+//    splitRearrange walking back while the keys equal its own, a particle
+//    filter's scan of a sorted table), each copy with its load and test, as
+//    NVIDIA's OpenCL unrolls splitRearrange;
 //  - eight copies of a loop of a constant trip count over 16 that eight
 //    divide (a body of at most 600 instructions), as NVIDIA's OpenCL makes
 //    of clpeak's chains of multiply-adds, where LLVM's partial unrolling

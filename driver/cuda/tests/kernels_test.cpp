@@ -722,6 +722,47 @@ TEST_F(CudaKernels, UnswitchedLoopsRunTheRuleTheArgumentPicks) {
         }
 }
 
+// Short searches unrolled four times with their exits in every copy
+// (unroll_hints.hpp) stop where the rolled loop stops: runs of equal keys of
+// every length, ending inside a group of four copies and at the table's
+// start; values before, between and after the table's entries.
+TEST_F(CudaKernels, UnrolledSearchesStopWhereTheLoopStops) {
+    constexpr uint32_t n = 1024, table = 301;
+    std::vector<uint32_t> keys(4 * n);
+    for (uint32_t i = 0; i < 4 * n; ++i)
+        keys[i] = i < 40 ? 7 : uint32_t(testValue(i, 9) + 1000) % 3; // a run from the start
+    std::vector<float> sorted(table), values(n);
+    for (uint32_t i = 0; i < table; ++i)
+        sorted[i] = float(i) * 0.5f;
+    for (uint32_t i = 0; i < n; ++i)
+        values[i] = float((testValue(i, 10) + 1000) % 420) * 0.4f - 10.0f;
+    uint32_t *dkeys = deviceWith(keys), *runs = device<uint32_t>(n);
+    float *dsorted = deviceWith(sorted), *dvalues = deviceWith(values);
+    int *found = device<int>(n);
+    void *pk = dkeys, *pr = runs, *ps = dsorted, *pv = dvalues, *pf = found;
+    ze_module_handle_t m = cudaModule("unrolling");
+    ze_kernel_handle_t back = kernel(m, "search_back", 64),
+                       forward = kernel(m, "search_forward", 64);
+    ASSERT_ZE_SUCCESS(setArgs(back, {pointer(pr), pointer(pk)}));
+    ASSERT_ZE_SUCCESS(
+        setArgs(forward, {pointer(pf), pointer(ps), pointer(pv), byValue(int(table))}));
+    ASSERT_ZE_SUCCESS(launch(list_, back, {n / 64, 1, 1}));
+    ASSERT_ZE_SUCCESS(launch(list_, forward, {n / 64, 1, 1}));
+    std::vector<uint32_t> gotRuns = read(runs, n);
+    std::vector<int> gotFound = read(found, n);
+    for (uint32_t id = 0; id < n; ++id) {
+        uint32_t run = 0;
+        for (int i = int(4 * id) - 1; i >= 0 && keys[size_t(i)] == keys[4 * id]; --i)
+            ++run;
+        ASSERT_EQ(gotRuns[id], run) << id;
+        int first = -1;
+        for (uint32_t x = 0; x < table && first < 0; ++x)
+            if (sorted[x] >= values[id])
+                first = int(x);
+        ASSERT_EQ(gotFound[id], first) << id;
+    }
+}
+
 // Vectors read in part through an index (vector_loads.hpp: loaded whole):
 // the elements used, from the right vectors.
 TEST_F(CudaKernels, GatheredVectorElements) {

@@ -290,6 +290,18 @@ size_t loops(const std::string &entry) {
     return n;
 }
 
+// A short search through memory, a counted exit and an exit on the value
+// it loads, is unrolled four times (unroll_hints.hpp): four loads of the
+// table where the rolled loop has one, beside the load of the value searched
+// for.
+TEST(PtxTranslation, ShortSearchesAreUnrolledFourTimes) {
+    const std::string ptx = translatedTestKernel("/unrolling.spv");
+    const std::string back = entryOf(ptx, "search_back");
+    EXPECT_EQ(count(back, "ld.global.u32"), 1u + 4) << back;
+    const std::string forward = entryOf(ptx, "search_forward");
+    EXPECT_EQ(count(forward, "ld.global.f32"), 1u + 4) << forward;
+}
+
 // A loop testing the kernel's argument, the same for every work-item,
 // becomes two loops, one for each outcome (uniform_unswitch.hpp); the same
 // loop testing the work-item's id stays one loop.

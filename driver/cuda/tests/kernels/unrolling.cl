@@ -112,3 +112,36 @@ kernel void counted_large(global float *out, global const float *in, int n, floa
     out[0] = s0;
     out[1] = s1;
 }
+
+// Short searches through memory: a counted exit and an exit on the value
+// loaded, unrolled four times, each copy with its load and test. Walking
+// back while the keys equal the work-item's own (Parboil's splitRearrange):
+// the count, 4 * id, is a multiple of four, so three of the copies drop the
+// counted exit.
+kernel void search_back(global uint *out, global const uint *keys) {
+    const int id = (int)get_global_id(0);
+    const uint mine = keys[4 * id];
+    int i = 4 * id - 1;
+    uint n = 0;
+    while (i >= 0 && keys[i] == mine) {
+        ++n;
+        --i;
+    }
+    out[id] = n;
+}
+
+// The first entry of a sorted table at or over the work-item's value
+// (Rodinia's particle filter), -1 if none: any count, every copy keeps both
+// exits.
+kernel void search_forward(global int *out, global const float *table,
+                           global const float *values, int n) {
+    const size_t id = get_global_id(0);
+    const float value = values[id];
+    int found = -1;
+    for (int x = 0; x < n; ++x)
+        if (table[x] >= value) {
+            found = x;
+            break;
+        }
+    out[id] = found;
+}
