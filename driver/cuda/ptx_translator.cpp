@@ -7,6 +7,7 @@
 #include "missing_builtins.hpp"
 #include "native_math.hpp"
 #include "opencl_division.hpp"
+#include "pure_calls.hpp"
 #include "uniform_unswitch.hpp"
 #include "unroll_hints.hpp"
 #include "vector_loads.hpp"
@@ -571,6 +572,7 @@ ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &
         *log += "PTX translation produced invalid LLVM IR: " + verifierStream.str() + "\n";
         return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
     }
+    mergePureCalls(*module);
     optimize(*module, *machine);
     lowerOpenClDivisions(*module, math);
     if (!emitPtx(*module, *machine, out->ptx, log))

@@ -3,6 +3,7 @@
 // project's GPU runs are on). Machines without the CUDA toolkit translate
 // but cannot check the PTX: the test then reports itself skipped.
 #include "ptx_translator.hpp"
+#include "pure_calls.hpp"
 #include "vector_loads.hpp"
 
 #include <llvm/AsmParser/Parser.h>
@@ -382,6 +383,87 @@ TEST(PtxTranslation, VectorLoadsKeepTheOrderOfStores) {
     for (const char *kept :
          {"%p = load float", "%q = load float", "%m = load float", "%n = load float"})
         EXPECT_NE(out.find(kept), std::string::npos) << kept << "\n" << out;
+}
+
+// Equal calls of a function that touches no memory and branches (an exp
+// with a path for large arguments) become one before it is inlined
+// (pure_calls.hpp): the helper writing through a pointer is inlined twice,
+// once on x and once on -x, whose squares InstCombine makes the same; the
+// exp of each is then one call. A function that does not branch, and one of
+// an integer result, are left to -O3.
+TEST(PtxTranslation, EqualCallsOfBranchingMathAreMergedBeforeInlining) {
+    const char *ir = R"(
+        target triple = "nvptx64-nvidia-cuda"
+        define internal double @exp_like(double %x) readnone nounwind {
+          %big = fcmp ogt double %x, 7.0e2
+          br i1 %big, label %inf, label %small
+        inf:
+          ret double 0x7FF0000000000000
+        small:
+          %y = fmul double %x, 1.4426950408889634
+          ret double %y
+        }
+        define internal double @straight(double %x) readnone nounwind {
+          %y = fmul double %x, 3.0
+          ret double %y
+        }
+        define internal i32 @index_like(i32 %d) readnone nounwind {
+          %zero = icmp eq i32 %d, 0
+          br i1 %zero, label %a, label %b
+        a:
+          ret i32 1
+        b:
+          ret i32 2
+        }
+        define internal void @tail(double %x, ptr %out) nounwind {
+          %sq = fmul double %x, %x
+          %e = call double @exp_like(double %sq)
+          %s = call double @straight(double %sq)
+          %r = fadd double %e, %s
+          store double %r, ptr %out
+          ret void
+        }
+        define ptx_kernel void @k(ptr addrspace(1) %io, i32 %d) {
+          %v = alloca double
+          %x = load double, ptr addrspace(1) %io
+          call void @tail(double %x, ptr %v)
+          %a = load double, ptr %v
+          %i = call i32 @index_like(i32 %d)
+          store double %a, ptr addrspace(1) %io
+          %nx = fneg double %x
+          call void @tail(double %nx, ptr %v)
+          %b = load double, ptr %v
+          %j = call i32 @index_like(i32 %d)
+          %ij = add i32 %i, %j
+          %p = getelementptr double, ptr addrspace(1) %io, i32 %ij
+          store double %b, ptr addrspace(1) %p
+          ret void
+        })";
+    llvm::LLVMContext context;
+    llvm::SMDiagnostic error;
+    std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(ir, error, context);
+    ASSERT_TRUE(module) << error.getMessage().str();
+    ze_cuda::mergePureCalls(*module);
+    std::string out;
+    llvm::raw_string_ostream os(out);
+    module->print(os, nullptr);
+    os.flush();
+    const llvm::Function *kernel = module->getFunction("k");
+    ASSERT_NE(kernel, nullptr) << out;
+    auto callsOf = [&](const char *name) {
+        size_t n = 0;
+        for (const llvm::BasicBlock &block : *kernel)
+            for (const llvm::Instruction &i : block)
+                if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&i))
+                    n += call->getCalledFunction() && call->getCalledFunction()->getName() == name;
+        return n;
+    };
+    EXPECT_EQ(callsOf("tail"), 0u) << out;
+    EXPECT_EQ(callsOf("exp_like"), 1u) << out;
+    EXPECT_EQ(callsOf("straight"), 0u) << out;   // inlined: GVN merges straight code
+    EXPECT_EQ(callsOf("index_like"), 0u) << out; // inlined: an integer result
+    // Kept callable by -O3's inliner afterwards.
+    EXPECT_FALSE(module->getFunction("exp_like")->hasFnAttribute(llvm::Attribute::NoInline));
 }
 
 // OpenCL's floating-point build options reach the PTX: by default the

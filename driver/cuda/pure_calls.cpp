@@ -1,0 +1,84 @@
+#include "pure_calls.hpp"
+
+#include <llvm/Analysis/CGSCCPassManager.h>
+#include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Transforms/IPO/Inliner.h>
+#include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Scalar/EarlyCSE.h>
+#include <llvm/Transforms/Scalar/GVN.h>
+#include <llvm/Transforms/Scalar/SROA.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ze_cuda {
+
+namespace {
+
+// Whether inlining `f` brings branches: its own, or those of a function it
+// calls. Straight code of equal calls (get_global_id) GVN merges inlined.
+bool bringsBranches(const llvm::Function &f, std::map<const llvm::Function *, bool> &known) {
+    auto [at, added] = known.emplace(&f, false); // false while open: calls do not recurse
+    if (!added)
+        return at->second;
+    bool branches = f.size() > 1;
+    for (const llvm::BasicBlock &block : f)
+        for (const llvm::Instruction &i : block)
+            if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&i))
+                if (const llvm::Function *callee = call->getCalledFunction())
+                    branches =
+                        branches || (!callee->isDeclaration() && bringsBranches(*callee, known));
+    known[&f] = branches;
+    return branches;
+}
+
+} // namespace
+
+void mergePureCalls(llvm::Module &module) {
+    // By name: a function whose calls all merge away may be deleted.
+    std::vector<std::string> held;
+    std::map<const llvm::Function *, bool> branchy;
+    for (llvm::Function &f : module)
+        if (!f.isDeclaration() && f.doesNotAccessMemory() &&
+            f.getReturnType()->isFPOrFPVectorTy() && bringsBranches(f, branchy) &&
+            f.getCallingConv() != llvm::CallingConv::PTX_Kernel &&
+            !f.hasFnAttribute(llvm::Attribute::NoInline) &&
+            !f.hasFnAttribute(llvm::Attribute::AlwaysInline)) {
+            f.addFnAttr(llvm::Attribute::NoInline);
+            held.push_back(f.getName().str());
+        }
+    if (held.empty())
+        return;
+
+    llvm::LoopAnalysisManager loops;
+    llvm::FunctionAnalysisManager functions;
+    llvm::CGSCCAnalysisManager sccs;
+    llvm::ModuleAnalysisManager modules;
+    llvm::PassBuilder builder;
+    builder.registerModuleAnalyses(modules);
+    builder.registerCGSCCAnalyses(sccs);
+    builder.registerFunctionAnalyses(functions);
+    builder.registerLoopAnalyses(loops);
+    builder.crossRegisterProxies(loops, functions, sccs, modules);
+
+    llvm::FunctionPassManager simplify;
+    simplify.addPass(llvm::SROAPass());
+    simplify.addPass(llvm::InstCombinePass());
+    simplify.addPass(llvm::EarlyCSEPass(/*UseMemorySSA=*/true));
+    simplify.addPass(llvm::GVNPass());
+    llvm::CGSCCPassManager inline_;
+    inline_.addPass(llvm::InlinerPass());
+    inline_.addPass(llvm::createCGSCCToFunctionPassAdaptor(std::move(simplify)));
+    llvm::ModulePassManager passes;
+    passes.addPass(llvm::createModuleToPostOrderCGSCCPassAdaptor(std::move(inline_)));
+    passes.run(module, modules);
+
+    for (const std::string &name : held)
+        if (llvm::Function *f = module.getFunction(name))
+            f->removeFnAttr(llvm::Attribute::NoInline);
+}
+
+} // namespace ze_cuda
