@@ -485,6 +485,28 @@ TEST_F(ProgramBuilderTest, ThirtyTwoBitAddressingIsRefused) {
         << built.r.log;
 }
 
+// A kernel whose name ends in '@' (the linker's symbol versions): PoCL's link
+// of it failed and PoCL ended the process (found by tests/fuzz/module_create).
+// Refused by name; the module with the name as it was builds.
+TEST_F(ProgramBuilderTest, KernelNamesOtherThanIdentifiersAreRefused) {
+    Built plain(build(kernelsSpv_));
+    ASSERT_EQ(plain.r.result, ZE_RESULT_SUCCESS) << plain.r.log;
+    const std::string name = "vector_add";
+    std::vector<uint8_t> spirv(kernelsSpv_);
+    const std::string text(spirv.begin(), spirv.end());
+    size_t renamed = 0;
+    for (size_t at = text.find(name + '\0'); at != std::string::npos;
+         at = text.find(name + '\0', at + 1), ++renamed)
+        spirv[at + name.size() - 1] = '@';
+    ASSERT_GT(renamed, 0u);
+    Built built(build(spirv));
+    EXPECT_EQ(built.r.result, ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
+    EXPECT_EQ(built.r.program, nullptr);
+    EXPECT_NE(built.r.log.find("kernel name \"vector_ad@\" is not made of letters, digits and '_'"),
+              std::string::npos)
+        << built.r.log;
+}
+
 // A module declaring an extension the translator does not know: the
 // validator accepts any name, the translator would end the process (found by
 // tests/fuzz/module_create). Refused, by name; the same module with a name

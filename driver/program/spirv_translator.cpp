@@ -23,7 +23,9 @@
 #include <llvm/Support/raw_ostream.h>
 #include <spirv-tools/libspirv.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -361,6 +363,21 @@ ze_result_t translateSpirv(const SpirvProgram &program, TranslatedModule *out, s
     ze_result_t result = readSpirvModule(program, /*opaquePointers=*/false, &read, log);
     if (result != ZE_RESULT_SUCCESS)
         return result;
+    // PoCL links each kernel into a shared object under a symbol made of its
+    // name, where the linker takes '@' for a symbol version, and ends the
+    // process when the link fails (found by tests/fuzz/module_create).
+    for (const KernelInfo &kernel : read.kernels) {
+        const bool identifier =
+            !kernel.name.empty() && std::all_of(kernel.name.begin(), kernel.name.end(), [](char c) {
+                return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+            });
+        if (!identifier) {
+            *log += "kernel name \"" + kernel.name +
+                    "\" is not made of letters, digits and '_' only; this device links kernels "
+                    "by name and cannot take it: rename the kernel\n";
+            return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+        }
+    }
     llvm::Module &module = *read.module;
     guardIntegerDivision(module);
     resolveMissingBuiltins(module);

@@ -46,8 +46,9 @@ ze_result_t readSpirvModule(const SpirvProgram &program, bool opaquePointers, Sp
 // Header checks, SPIRV-Tools validation, then the translator. Returns
 // ZE_RESULT_SUCCESS, ZE_RESULT_ERROR_INVALID_ARGUMENT (not SPIR-V) or
 // ZE_RESULT_ERROR_MODULE_BUILD_FAILURE (invalid or untranslatable SPIR-V),
-// with the validator's or translator's message appended to `log`.
-// A crash inside the translator (a signal on the calling thread) is contained:
+// with the validator's or translator's message appended to `log`; a kernel
+// whose name is not made of letters, digits and '_' is refused (PoCL cannot
+// link it). A crash inside the translator (a signal on the calling thread) is contained:
 // the result is ZE_RESULT_ERROR_MODULE_BUILD_FAILURE with a log that says so,
 // and the process goes on. Thread-safe.
 ze_result_t translateSpirv(const SpirvProgram &program, TranslatedModule *out, std::string *log);
