@@ -43,10 +43,10 @@ void mergePureCalls(llvm::Module &module) {
     std::map<const llvm::Function *, bool> branchy;
     for (llvm::Function &f : module)
         if (!f.isDeclaration() && f.doesNotAccessMemory() &&
-            f.getReturnType()->isFPOrFPVectorTy() && bringsBranches(f, branchy) &&
+            f.getReturnType()->isFPOrFPVectorTy() &&
             f.getCallingConv() != llvm::CallingConv::PTX_Kernel &&
             !f.hasFnAttribute(llvm::Attribute::NoInline) &&
-            !f.hasFnAttribute(llvm::Attribute::AlwaysInline)) {
+            !f.hasFnAttribute(llvm::Attribute::AlwaysInline) && bringsBranches(f, branchy)) {
             f.addFnAttr(llvm::Attribute::NoInline);
             held.push_back(f.getName().str());
         }

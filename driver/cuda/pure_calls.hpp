@@ -17,10 +17,10 @@ namespace ze_cuda {
 // against 82 for NVIDIA's OpenCL. Before the -O3 pipeline, such functions
 // of a floating-point result whose bodies branch (or call what branches:
 // straight code GVN merges inlined; the work-item functions' switch on the
-// dimension folds away) are therefore kept from inlining while the module's other functions are
-// inlined into the kernels and the result simplified (SROA, InstCombine:
-// (-x)*(-x) is x*x) and its equal calls merged (EarlyCSE, GVN); -O3 then
-// inlines the calls left.
+// dimension folds away) are therefore kept from inlining while the module's
+// other functions are inlined into the kernels and the result simplified
+// (SROA, InstCombine: (-x)*(-x) is x*x) and its equal calls merged
+// (EarlyCSE, GVN); -O3 then inlines the calls left.
 void mergePureCalls(llvm::Module &module);
 
 } // namespace ze_cuda

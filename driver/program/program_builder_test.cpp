@@ -98,6 +98,16 @@ protected:
         return buildFromSpirv(context_, device_, spirv.data(), spirv.size(), flags, spec);
     }
 
+    // Builds `spirv` (with `flags`) expecting a refusal: MODULE_BUILD_FAILURE,
+    // no program, and `reason` in the build log.
+    static void expectRefused(const std::vector<uint8_t> &spirv, const std::string &reason,
+                              const char *flags = "") {
+        Built built(build(spirv, flags));
+        EXPECT_EQ(built.r.result, ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
+        EXPECT_EQ(built.r.program, nullptr);
+        EXPECT_NE(built.r.log.find(reason), std::string::npos) << built.r.log;
+    }
+
     template <typename T> static T *svmAlloc(size_t count) {
         return static_cast<T *>(clSVMAlloc(context_, CL_MEM_READ_WRITE, count * sizeof(T), 0));
     }
@@ -380,10 +390,7 @@ TEST_F(ProgramBuilderTest, BuildOptionFiltering) {
 }
 
 TEST_F(ProgramBuilderTest, UnknownOpenclOptionFailsWithLog) {
-    Built built(build(kernelsSpv_, "-not-an-opencl-option"));
-    EXPECT_EQ(built.r.result, ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
-    EXPECT_EQ(built.r.program, nullptr);
-    EXPECT_NE(built.r.log.find("clBuildProgram"), std::string::npos) << built.r.log;
+    expectRefused(kernelsSpv_, "clBuildProgram", "-not-an-opencl-option");
 }
 
 TEST_F(ProgramBuilderTest, OpenclBuildErrorHasLog) {
@@ -401,10 +408,7 @@ TEST_F(ProgramBuilderTest, InvalidSpirvIsRejectedByValidation) {
     std::vector<uint8_t> spirv = kernelsSpv_;
     const uint32_t broken = 0x0000ffff;
     std::memcpy(spirv.data() + 5 * 4, &broken, sizeof(broken));
-    Built built(build(spirv));
-    EXPECT_EQ(built.r.result, ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
-    EXPECT_EQ(built.r.program, nullptr);
-    EXPECT_NE(built.r.log.find("SPIR-V validation failed"), std::string::npos) << built.r.log;
+    expectRefused(spirv, "SPIR-V validation failed");
 }
 
 // Valid SPIR-V on which the translator would abort the process: an access
@@ -420,10 +424,7 @@ TEST_F(ProgramBuilderTest, SpirvTheTranslatorCannotTakeIsRejected) {
     ASSERT_EQ(store[3], 0x2u); // Aligned
     store[4] = 3;
     std::memcpy(spirv.data(), words.data(), spirv.size());
-    Built built(build(spirv));
-    EXPECT_EQ(built.r.result, ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
-    EXPECT_EQ(built.r.program, nullptr);
-    EXPECT_NE(built.r.log.find("not a power of two"), std::string::npos) << built.r.log;
+    expectRefused(spirv, "not a power of two");
 }
 
 TEST_F(ProgramBuilderTest, NotSpirvIsInvalidArgument) {
@@ -477,12 +478,7 @@ TEST_F(ProgramBuilderTest, ThirtyTwoBitAddressingIsRefused) {
     words[model] = 1;            // Physical32
     std::vector<uint8_t> spirv(kernelsSpv_.size());
     std::memcpy(spirv.data(), words.data(), spirv.size());
-    Built built(build(spirv));
-    EXPECT_EQ(built.r.result, ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
-    EXPECT_EQ(built.r.program, nullptr);
-    EXPECT_NE(built.r.log.find("addressing model is Physical32; this device has 64-bit addresses"),
-              std::string::npos)
-        << built.r.log;
+    expectRefused(spirv, "addressing model is Physical32; this device has 64-bit addresses");
 }
 
 // A kernel whose name ends in '@' (the linker's symbol versions): PoCL's link
@@ -499,12 +495,7 @@ TEST_F(ProgramBuilderTest, KernelNamesOtherThanIdentifiersAreRefused) {
          at = text.find(name + '\0', at + 1), ++renamed)
         spirv[at + name.size() - 1] = '@';
     ASSERT_GT(renamed, 0u);
-    Built built(build(spirv));
-    EXPECT_EQ(built.r.result, ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
-    EXPECT_EQ(built.r.program, nullptr);
-    EXPECT_NE(built.r.log.find("kernel name \"vector_ad@\" is not made of letters, digits and '_'"),
-              std::string::npos)
-        << built.r.log;
+    expectRefused(spirv, "kernel name \"vector_ad@\" is not made of letters, digits and '_'");
 }
 
 // A module declaring an extension the translator does not know: the
