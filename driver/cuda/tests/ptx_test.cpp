@@ -466,6 +466,64 @@ TEST(PtxTranslation, EqualCallsOfBranchingMathAreMergedBeforeInlining) {
     EXPECT_FALSE(module->getFunction("exp_like")->hasFnAttribute(llvm::Attribute::NoInline));
 }
 
+// A module where no kernel, its helpers inlined, calls one branching math
+// function twice has nothing to merge and is left as it was (its helper
+// `put` not inlined yet), not run through the merging's inlining and
+// simplification (a kernel of one sin and one cos ran slower so, its PTX
+// reordered).
+TEST(PtxTranslation, ModulesWithoutRepeatedMathCallsAreLeftAsTheyAre) {
+    const char *ir = R"(
+        target triple = "nvptx64-nvidia-cuda"
+        define internal float @sin_like(float %x) readnone nounwind {
+          %big = fcmp ogt float %x, 1.0e5
+          br i1 %big, label %slow, label %fast
+        slow:
+          ret float 0.0
+        fast:
+          %y = fmul float %x, 2.0
+          ret float %y
+        }
+        define internal float @cos_like(float %x) readnone nounwind {
+          %big = fcmp ogt float %x, 1.0e5
+          br i1 %big, label %slow, label %fast
+        slow:
+          ret float 1.0
+        fast:
+          %y = fmul float %x, 3.0
+          ret float %y
+        }
+        define internal float @helper(float %x) readnone nounwind {
+          %s = call float @sin_like(float %x)
+          ret float %s
+        }
+        define internal void @put(ptr addrspace(1) %p, float %v) nounwind {
+          store float %v, ptr addrspace(1) %p
+          ret void
+        }
+        define ptx_kernel void @k(ptr addrspace(1) %io) {
+          %x = load float, ptr addrspace(1) %io
+          %nx = fneg float %x
+          %s = call float @helper(float %x)
+          %c = call float @cos_like(float %nx)
+          %r = fadd float %s, %c
+          call void @put(ptr addrspace(1) %io, float %r)
+          ret void
+        })";
+    llvm::LLVMContext context;
+    llvm::SMDiagnostic error;
+    std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(ir, error, context);
+    ASSERT_TRUE(module) << error.getMessage().str();
+    auto text = [&] {
+        std::string out;
+        llvm::raw_string_ostream os(out);
+        module->print(os, nullptr);
+        return os.str();
+    };
+    const std::string before = text();
+    ze_cuda::mergePureCalls(*module);
+    EXPECT_EQ(text(), before);
+}
+
 // OpenCL's floating-point build options reach the PTX: by default the
 // division and square root OpenCL allows (div.full.f32, 2 ulp;
 // sqrt.approx.f32, 1 ulp) and denormals kept;
