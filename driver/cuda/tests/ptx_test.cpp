@@ -235,23 +235,34 @@ TEST(PtxTranslation, PartlyUsedVectorsAreLoadedWhole) {
     EXPECT_EQ(count(xz, "ld.global.u32"), 1u) << xz; // index[i] only
 }
 
-// The function of `ir` (LLVM assembly) after VectorLoadPass, as text; ""
+// The module of `ir` (LLVM assembly); NULL, and a failure naming the error,
+// when it does not parse.
+std::unique_ptr<llvm::Module> parsed(llvm::LLVMContext &context, const std::string &ir) {
+    llvm::SMDiagnostic error;
+    std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(ir, error, context);
+    if (!module)
+        ADD_FAILURE() << error.getMessage().str();
+    return module;
+}
+
+std::string printed(const llvm::Module &module) {
+    std::string out;
+    llvm::raw_string_ostream os(out);
+    module.print(os, nullptr);
+    return os.str();
+}
+
+// The module of `ir` (LLVM assembly) after VectorLoadPass, as text; ""
 // (and a failure) when the text does not parse.
 std::string withVectorLoads(const char *ir) {
     llvm::LLVMContext context;
-    llvm::SMDiagnostic error;
-    std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(ir, error, context);
-    if (!module) {
-        ADD_FAILURE() << error.getMessage().str();
+    std::unique_ptr<llvm::Module> module = parsed(context, ir);
+    if (!module)
         return "";
-    }
     llvm::FunctionAnalysisManager analyses;
     llvm::PassBuilder().registerFunctionAnalyses(analyses);
     ze_cuda::VectorLoadPass().run(*module->begin(), analyses);
-    std::string text;
-    llvm::raw_string_ostream out(text);
-    module->print(out, nullptr);
-    return out.str();
+    return printed(*module);
 }
 
 // A loop counting to a bound known when it starts is unrolled four times
@@ -385,24 +396,27 @@ TEST(PtxTranslation, VectorLoadsKeepTheOrderOfStores) {
         EXPECT_NE(out.find(kept), std::string::npos) << kept << "\n" << out;
 }
 
-// Equal calls of a function that touches no memory and branches (an exp
-// with a path for large arguments) become one before it is inlined
-// (pure_calls.hpp): the helper writing through a pointer is inlined twice,
-// once on x and once on -x, whose squares InstCombine makes the same; the
-// exp of each is then one call. A function that does not branch, and one of
-// an integer result, are left to -O3.
+// A function that touches no memory and branches (an exp with a path for
+// large arguments), for the call merging's tests (pure_calls.hpp).
+const char *const kBranchingMath = R"(
+    target triple = "nvptx64-nvidia-cuda"
+    define internal double @exp_like(double %x) readnone nounwind {
+      %big = fcmp ogt double %x, 7.0e2
+      br i1 %big, label %inf, label %small
+    inf:
+      ret double 0x7FF0000000000000
+    small:
+      %y = fmul double %x, 1.4426950408889634
+      ret double %y
+    })";
+
+// Equal calls of exp_like become one before it is inlined: the helper
+// writing through a pointer is inlined twice, once on x and once on -x, whose
+// squares InstCombine makes the same; the exp of each is then one call. A
+// function that does not branch, and one of an integer result, are left to
+// -O3.
 TEST(PtxTranslation, EqualCallsOfBranchingMathAreMergedBeforeInlining) {
-    const char *ir = R"(
-        target triple = "nvptx64-nvidia-cuda"
-        define internal double @exp_like(double %x) readnone nounwind {
-          %big = fcmp ogt double %x, 7.0e2
-          br i1 %big, label %inf, label %small
-        inf:
-          ret double 0x7FF0000000000000
-        small:
-          %y = fmul double %x, 1.4426950408889634
-          ret double %y
-        }
+    const std::string ir = std::string(kBranchingMath) + R"(
         define internal double @straight(double %x) readnone nounwind {
           %y = fmul double %x, 3.0
           ret double %y
@@ -440,14 +454,10 @@ TEST(PtxTranslation, EqualCallsOfBranchingMathAreMergedBeforeInlining) {
           ret void
         })";
     llvm::LLVMContext context;
-    llvm::SMDiagnostic error;
-    std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(ir, error, context);
-    ASSERT_TRUE(module) << error.getMessage().str();
+    std::unique_ptr<llvm::Module> module = parsed(context, ir);
+    ASSERT_TRUE(module);
     ze_cuda::mergePureCalls(*module);
-    std::string out;
-    llvm::raw_string_ostream os(out);
-    module->print(os, nullptr);
-    os.flush();
+    const std::string out = printed(*module);
     const llvm::Function *kernel = module->getFunction("k");
     ASSERT_NE(kernel, nullptr) << out;
     auto callsOf = [&](const char *name) {
@@ -472,56 +482,23 @@ TEST(PtxTranslation, EqualCallsOfBranchingMathAreMergedBeforeInlining) {
 // simplification (a kernel of one sin and one cos ran slower so, its PTX
 // reordered).
 TEST(PtxTranslation, ModulesWithoutRepeatedMathCallsAreLeftAsTheyAre) {
-    const char *ir = R"(
-        target triple = "nvptx64-nvidia-cuda"
-        define internal float @sin_like(float %x) readnone nounwind {
-          %big = fcmp ogt float %x, 1.0e5
-          br i1 %big, label %slow, label %fast
-        slow:
-          ret float 0.0
-        fast:
-          %y = fmul float %x, 2.0
-          ret float %y
-        }
-        define internal float @cos_like(float %x) readnone nounwind {
-          %big = fcmp ogt float %x, 1.0e5
-          br i1 %big, label %slow, label %fast
-        slow:
-          ret float 1.0
-        fast:
-          %y = fmul float %x, 3.0
-          ret float %y
-        }
-        define internal float @helper(float %x) readnone nounwind {
-          %s = call float @sin_like(float %x)
-          ret float %s
-        }
-        define internal void @put(ptr addrspace(1) %p, float %v) nounwind {
-          store float %v, ptr addrspace(1) %p
+    const std::string ir = std::string(kBranchingMath) + R"(
+        define internal void @put(ptr addrspace(1) %p, double %v) nounwind {
+          store double %v, ptr addrspace(1) %p
           ret void
         }
         define ptx_kernel void @k(ptr addrspace(1) %io) {
-          %x = load float, ptr addrspace(1) %io
-          %nx = fneg float %x
-          %s = call float @helper(float %x)
-          %c = call float @cos_like(float %nx)
-          %r = fadd float %s, %c
-          call void @put(ptr addrspace(1) %io, float %r)
+          %x = load double, ptr addrspace(1) %io
+          %e = call double @exp_like(double %x)
+          call void @put(ptr addrspace(1) %io, double %e)
           ret void
         })";
     llvm::LLVMContext context;
-    llvm::SMDiagnostic error;
-    std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(ir, error, context);
-    ASSERT_TRUE(module) << error.getMessage().str();
-    auto text = [&] {
-        std::string out;
-        llvm::raw_string_ostream os(out);
-        module->print(os, nullptr);
-        return os.str();
-    };
-    const std::string before = text();
+    std::unique_ptr<llvm::Module> module = parsed(context, ir);
+    ASSERT_TRUE(module);
+    const std::string before = printed(*module);
     ze_cuda::mergePureCalls(*module);
-    EXPECT_EQ(text(), before);
+    EXPECT_EQ(printed(*module), before);
 }
 
 // OpenCL's floating-point build options reach the PTX: by default the
