@@ -62,16 +62,16 @@ const CallCounts &heldCalls(const llvm::Function &f, const std::set<const llvm::
     return known[&f] = std::move(counts);
 }
 
-// Whether some kernel, its other callees inlined, would call one held
-// function twice or more: the only way two calls can merge. Without such a
-// kernel the module is left as it is (the pass would only reorder it: a
-// kernel of one sin and one cos, Parboil's mri-q ComputeQ, ran 1.25x
-// NVIDIA's time after it, 1.02x before, on an H200; the PTX of its hot loop
-// unchanged).
+// Whether some function (a kernel, or a held function itself), its other
+// callees inlined, would call one held function twice or more: the only way
+// two calls can merge. Without such a function the module is left as it is
+// (the pass would only reorder it: a kernel of one sin and one cos, Parboil's
+// mri-q ComputeQ, ran 1.25x NVIDIA's time after it, 1.02x before, on an
+// H200; the PTX of its hot loop unchanged).
 bool mayMerge(const llvm::Module &module, const std::set<const llvm::Function *> &held) {
     std::map<const llvm::Function *, CallCounts> known;
     for (const llvm::Function &f : module)
-        if (!f.isDeclaration() && f.getCallingConv() == llvm::CallingConv::PTX_Kernel)
+        if (!f.isDeclaration())
             for (const auto &counted : heldCalls(f, held, known))
                 if (counted.second >= 2)
                     return true;

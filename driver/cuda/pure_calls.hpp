@@ -20,8 +20,8 @@ namespace ze_cuda {
 // dimension folds away) are therefore kept from inlining while the module's
 // other functions are inlined into the kernels and the result simplified
 // (SROA, InstCombine: (-x)*(-x) is x*x) and its equal calls merged
-// (EarlyCSE, GVN); -O3 then inlines the calls left. Only where a kernel, its
-// other callees inlined, would call one such function twice or more: a
+// (EarlyCSE, GVN); -O3 then inlines the calls left. Only where a function,
+// its other callees inlined, would call one such function twice or more: a
 // module without two calls that could merge is left as it was.
 void mergePureCalls(llvm::Module &module);
 

@@ -476,7 +476,7 @@ TEST(PtxTranslation, EqualCallsOfBranchingMathAreMergedBeforeInlining) {
     EXPECT_FALSE(module->getFunction("exp_like")->hasFnAttribute(llvm::Attribute::NoInline));
 }
 
-// A module where no kernel, its helpers inlined, calls one branching math
+// A module where no function, its helpers inlined, calls one branching math
 // function twice has nothing to merge and is left as it was (its helper
 // `put` not inlined yet), not run through the merging's inlining and
 // simplification (a kernel of one sin and one cos ran slower so, its PTX
