@@ -59,7 +59,7 @@ const CallCounts &heldCalls(const llvm::Function &f, const std::set<const llvm::
                 for (const auto &[heldCallee, n] : heldCalls(*callee, held, known))
                     counts[heldCallee] += n;
             }
-    return known[&f] = std::move(counts);
+    return at->second = std::move(counts); // a map's entries stay where they are
 }
 
 // Whether some function (a kernel, or a held function itself), its other
@@ -81,7 +81,6 @@ bool mayMerge(const llvm::Module &module, const std::set<const llvm::Function *>
 } // namespace
 
 void mergePureCalls(llvm::Module &module) {
-    std::vector<llvm::Function *> candidates;
     std::set<const llvm::Function *> held;
     std::map<const llvm::Function *, bool> branchy;
     for (llvm::Function &f : module)
@@ -89,17 +88,16 @@ void mergePureCalls(llvm::Module &module) {
             f.getReturnType()->isFPOrFPVectorTy() &&
             f.getCallingConv() != llvm::CallingConv::PTX_Kernel &&
             !f.hasFnAttribute(llvm::Attribute::NoInline) &&
-            !f.hasFnAttribute(llvm::Attribute::AlwaysInline) && bringsBranches(f, branchy)) {
-            candidates.push_back(&f);
+            !f.hasFnAttribute(llvm::Attribute::AlwaysInline) && bringsBranches(f, branchy))
             held.insert(&f);
-        }
     if (held.empty() || !mayMerge(module, held))
         return;
     std::vector<std::string> names; // by name: a function whose calls all merge away may be deleted
-    for (llvm::Function *f : candidates) {
-        f->addFnAttr(llvm::Attribute::NoInline);
-        names.push_back(f->getName().str());
-    }
+    for (llvm::Function &f : module)
+        if (held.count(&f)) {
+            f.addFnAttr(llvm::Attribute::NoInline);
+            names.push_back(f.getName().str());
+        }
 
     llvm::LoopAnalysisManager loops;
     llvm::FunctionAnalysisManager functions;
