@@ -3,6 +3,7 @@
 #include "bit_select.hpp"
 
 #include "image_builtins.hpp"
+#include "inline_everything.hpp"
 #include "libdevice_math.hpp"
 #include "missing_builtins.hpp"
 #include "native_math.hpp"
@@ -494,6 +495,8 @@ std::string injectedBuiltin; // fatalErrorOnBuiltin
 // steps (ptx_translator.hpp) down to the PTX text.
 ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &context,
                        const MathOptions &math, PtxModule *out, std::string *log) {
+    // The functions the program defines, before any builtin is.
+    const std::set<std::string> program = programFunctions(*read.module);
     // OpenCL C 2.0's work-group functions, which libclc-15 lacks (the same
     // definitions as the OpenCL backend's, sized for CUDA's work-groups).
     ze_driver::detail::defineWorkGroupCollectives(*read.module, kMaxGroupItems);
@@ -573,6 +576,7 @@ ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &
         return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
     }
     mergePureCalls(*module);
+    inlineProgramFunctions(*module, program);
     optimize(*module, *machine);
     lowerOpenClDivisions(*module, math);
     if (!emitPtx(*module, *machine, out->ptx, log))

@@ -6,6 +6,7 @@
 #include "cuda_test.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -860,6 +861,66 @@ TEST_F(CudaKernels, NarrowIntegerChainsWrapAsTheirTypes) {
     for (size_t i = 0; i < n; ++i)
         ASSERT_EQ(gotInts[i], int(int8_t(narrowChain<uint8_t>(uint8_t(chars[i]), uint8_t(charC)))))
             << i;
+}
+
+// Multiplication in GF(2^8) modulo x^8 + x^4 + x^3 + x + 1 (inlining.cl's gf_mul).
+uint8_t gfMul(uint8_t a, uint8_t b) {
+    uint8_t p = 0;
+    for (int bit = 0; bit < 8; ++bit, b >>= 1) {
+        if (b & 1)
+            p ^= a;
+        a = uint8_t((a << 1) ^ (a & 0x80 ? 0x1b : 0));
+    }
+    return p;
+}
+
+// inlining.cl's rounds for one work-item: four columns of four bytes.
+std::array<uint8_t, 4> mixRounds(const uint8_t *in, const uint8_t coeff[4], uint32_t rounds) {
+    std::array<std::array<uint8_t, 4>, 4> c;
+    for (int k = 0; k < 4; ++k)
+        for (int lane = 0; lane < 4; ++lane)
+            c[k][lane] = in[4 * k + lane];
+    for (uint32_t r = 0; r < rounds; ++r) {
+        const uint32_t row = r % 4;
+        std::array<uint8_t, 4> next{};
+        for (int k = 0; k < 4; ++k)
+            for (int lane = 0; lane < 4; ++lane)
+                next[k] ^= gfMul(c[k][lane], coeff[(4 + lane - row) % 4]);
+        c = {c[1], c[2], c[3], next};
+    }
+    std::array<uint8_t, 4> sum{};
+    for (int lane = 0; lane < 4; ++lane)
+        sum[lane] = c[0][lane] ^ c[1][lane] ^ c[2][lane] ^ c[3][lane];
+    return sum;
+}
+
+// A helper of the program inlined into both kernels that call it, with the
+// kernels' private coefficients (inline_everything.hpp): each kernel's own
+// coefficients, every round.
+TEST_F(CudaKernels, InlinedHelpersUseEachKernelsPrivateArray) {
+    constexpr uint32_t n = 1024, rounds = 10;
+    const std::vector<uint8_t> in = values<uint8_t>(16 * n, 24);
+    uint8_t *din = deviceWith(in), *forwardOut = device<uint8_t>(4 * n),
+            *inverseOut = device<uint8_t>(4 * n);
+    void *pi = din, *pf = forwardOut, *pv = inverseOut;
+    ze_module_handle_t m = cudaModule("inlining");
+    ze_kernel_handle_t forward = kernel(m, "mix_forward", 64),
+                       inverse = kernel(m, "mix_inverse", 64);
+    ASSERT_ZE_SUCCESS(setArgs(forward, {pointer(pf), pointer(pi), byValue(rounds)}));
+    ASSERT_ZE_SUCCESS(setArgs(inverse, {pointer(pv), pointer(pi), byValue(rounds)}));
+    ASSERT_ZE_SUCCESS(launch(list_, forward, {n / 64, 1, 1}));
+    ASSERT_ZE_SUCCESS(launch(list_, inverse, {n / 64, 1, 1}));
+    const std::vector<uint8_t> gotForward = read(forwardOut, 4 * n),
+                               gotInverse = read(inverseOut, 4 * n);
+    const uint8_t forwardCoeff[4] = {2, 3, 1, 1}, inverseCoeff[4] = {14, 11, 13, 9};
+    for (uint32_t id = 0; id < n; ++id) {
+        const std::array<uint8_t, 4> f = mixRounds(&in[16 * id], forwardCoeff, rounds),
+                                     v = mixRounds(&in[16 * id], inverseCoeff, rounds);
+        for (int lane = 0; lane < 4; ++lane) {
+            ASSERT_EQ(gotForward[4 * id + lane], f[size_t(lane)]) << id << " lane " << lane;
+            ASSERT_EQ(gotInverse[4 * id + lane], v[size_t(lane)]) << id << " lane " << lane;
+        }
+    }
 }
 
 // Host memory the application allocated itself, imported with Intel's

@@ -2,6 +2,7 @@
 // translation, and the PTX through ptxas for sm_90 (the H100/H200 the
 // project's GPU runs are on). Machines without the CUDA toolkit translate
 // but cannot check the PTX: the test then reports itself skipped.
+#include "inline_everything.hpp"
 #include "ptx_translator.hpp"
 #include "pure_calls.hpp"
 #include "vector_loads.hpp"
@@ -30,6 +31,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -499,6 +501,61 @@ TEST(PtxTranslation, ModulesWithoutRepeatedMathCallsAreLeftAsTheyAre) {
     const std::string before = printed(*module);
     ze_cuda::mergePureCalls(*module);
     EXPECT_EQ(printed(*module), before);
+}
+
+// The program's own functions are inlined into every kernel that calls them
+// (inline_everything.hpp): a helper LLVM's weighing kept as a call from two
+// kernels, with the kernels' private coefficients in a stack frame, is no
+// call and no stack in either kernel.
+TEST(PtxTranslation, ProgramFunctionsAreInlinedIntoEveryKernel) {
+    const std::string ptx = translatedTestKernel("/inlining.spv");
+    EXPECT_EQ(count(ptx, ".func"), 0u) << ptx;
+    EXPECT_EQ(count(ptx, "call"), 0u) << ptx;
+    EXPECT_EQ(count(ptx, "__local_depot"), 0u) << ptx;
+    for (const char *kernel : {"mix_forward", "mix_inverse"})
+        EXPECT_GT(count(entryOf(ptx, kernel), "xor.b"), 64u) << kernel; // 16 products a row
+}
+
+// What is marked: the program's functions, not the builtins linked after
+// them, not those the program marked noinline, not those that recurse.
+TEST(PtxTranslation, OnlyTheProgramsOwnFunctionsAreMarkedToInline) {
+    const char *ir = R"(
+        define internal i32 @helper(i32 %x) { ret i32 %x }
+        define internal i32 @kept(i32 %x) noinline { ret i32 %x }
+        define internal i32 @even(i32 %x) {
+          %n = call i32 @odd(i32 %x)
+          ret i32 %n
+        }
+        define internal i32 @odd(i32 %x) {
+          %n = call i32 @even(i32 %x)
+          ret i32 %n
+        }
+        define internal i32 @builtin(i32 %x) { ret i32 %x }
+        define ptx_kernel void @k(ptr addrspace(1) %io) {
+          %x = load i32, ptr addrspace(1) %io
+          %a = call i32 @helper(i32 %x)
+          %b = call i32 @kept(i32 %a)
+          %c = call i32 @even(i32 %b)
+          %d = call i32 @builtin(i32 %c)
+          store i32 %d, ptr addrspace(1) %io
+          ret void
+        })";
+    llvm::LLVMContext context;
+    std::unique_ptr<llvm::Module> module = parsed(context, ir);
+    ASSERT_TRUE(module);
+    std::set<std::string> program = ze_cuda::programFunctions(*module);
+    EXPECT_EQ(program, (std::set<std::string>{"builtin", "even", "helper", "kept", "odd"}));
+    program.erase("builtin"); // as if linked after the program was read
+    ze_cuda::inlineProgramFunctions(*module, program);
+    auto marked = [&](const char *name) {
+        return module->getFunction(name)->hasFnAttribute(llvm::Attribute::AlwaysInline);
+    };
+    EXPECT_TRUE(marked("helper"));
+    EXPECT_FALSE(marked("kept"));
+    EXPECT_FALSE(marked("even"));
+    EXPECT_FALSE(marked("odd"));
+    EXPECT_FALSE(marked("builtin"));
+    EXPECT_FALSE(marked("k"));
 }
 
 // OpenCL's floating-point build options reach the PTX: by default the
