@@ -3,7 +3,7 @@
 #include "bit_select.hpp"
 
 #include "image_builtins.hpp"
-#include "inline_everything.hpp"
+#include "inline_program.hpp"
 #include "libdevice_math.hpp"
 #include "missing_builtins.hpp"
 #include "native_math.hpp"

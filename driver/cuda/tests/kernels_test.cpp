@@ -895,7 +895,7 @@ std::array<uint8_t, 4> mixRounds(const uint8_t *in, const uint8_t coeff[4], uint
 }
 
 // A helper of the program inlined into both kernels that call it, with the
-// kernels' private coefficients (inline_everything.hpp): each kernel's own
+// kernels' private coefficients (inline_program.hpp): each kernel's own
 // coefficients, every round.
 TEST_F(CudaKernels, InlinedHelpersUseEachKernelsPrivateArray) {
     constexpr uint32_t n = 1024, rounds = 10;

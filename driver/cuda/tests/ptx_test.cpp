@@ -2,7 +2,7 @@
 // translation, and the PTX through ptxas for sm_90 (the H100/H200 the
 // project's GPU runs are on). Machines without the CUDA toolkit translate
 // but cannot check the PTX: the test then reports itself skipped.
-#include "inline_everything.hpp"
+#include "inline_program.hpp"
 #include "ptx_translator.hpp"
 #include "pure_calls.hpp"
 #include "vector_loads.hpp"
@@ -504,7 +504,7 @@ TEST(PtxTranslation, ModulesWithoutRepeatedMathCallsAreLeftAsTheyAre) {
 }
 
 // The program's own functions are inlined into every kernel that calls them
-// (inline_everything.hpp): a helper LLVM's weighing kept as a call from two
+// (inline_program.hpp): a helper LLVM's weighing kept as a call from two
 // kernels, with the kernels' private coefficients in a stack frame, is no
 // call and no stack in either kernel.
 TEST(PtxTranslation, ProgramFunctionsAreInlinedIntoEveryKernel) {

@@ -1,5 +1,5 @@
 // The program's own functions are inlined into every kernel that calls them
-// (inline_everything.hpp), however large: `mix_column` is several hundred
+// (inline_program.hpp), however large: `mix_column` is several hundred
 // instructions once its multiplications are unrolled, is called from two
 // kernels, and reads the caller's private array of coefficients through a
 // pointer (which, left a call, puts the array in local memory).

@@ -1,4 +1,4 @@
-#include "inline_everything.hpp"
+#include "inline_program.hpp"
 
 #include <llvm/ADT/SCCIterator.h>
 #include <llvm/Analysis/CallGraph.h>
