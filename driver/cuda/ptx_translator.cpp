@@ -3,6 +3,7 @@
 #include "bit_select.hpp"
 
 #include "image_builtins.hpp"
+#include "index_offsets.hpp"
 #include "inline_program.hpp"
 #include "libdevice_math.hpp"
 #include "missing_builtins.hpp"
@@ -454,6 +455,7 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
     addUniformUnswitch(builder);
     imex_l0::compiler::addBitSelect(builder);
     addVectorLoads(builder);
+    addIndexOffsets(builder);
     addWideIntegers(builder);
     builder.registerModuleAnalyses(modules);
     builder.registerCGSCCAnalyses(sccs);

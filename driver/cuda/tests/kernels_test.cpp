@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <thread>
@@ -921,6 +922,44 @@ TEST_F(CudaKernels, InlinedHelpersUseEachKernelsPrivateArray) {
             ASSERT_EQ(gotInverse[4 * id + lane], v[size_t(lane)]) << id << " lane " << lane;
         }
     }
+}
+
+// A stencil whose neighbours' indices share one address
+// (index_offsets.hpp): every interior point of the grid against the host's.
+TEST_F(CudaKernels, SharedIndexOffsetsReadTheRightNeighbours) {
+    constexpr int nx = 66, ny = 34, nz = 12;
+    std::vector<float> in(size_t(nx) * ny * nz);
+    for (size_t p = 0; p < in.size(); ++p)
+        in[p] = float(testValue(uint32_t(p), 25) % 1000) * 0.01f;
+    float *din = deviceWith(in);
+    float *dout = deviceWith(std::vector<float>(in.size(), 0.0f));
+    // Both grids seen from their point (1, 1, 0): a work-item's (i, j) is the
+    // column (i + 1, j + 1), whose neighbours are all inside the buffers.
+    const size_t shift = 1 + size_t(nx);
+    void *pin = din + shift, *pout = dout + shift;
+    ze_module_handle_t m = cudaModule("index_offsets");
+    ze_kernel_handle_t k = kernel(m, "column_stencil", 16, 8);
+    ASSERT_ZE_SUCCESS(
+        setArgs(k, {pointer(pout), pointer(pin), byValue(nx), byValue(ny), byValue(nz)}));
+    ASSERT_ZE_SUCCESS(launch(list_, k, {(nx - 2) / 16, (ny - 2) / 8, 1}));
+    const std::vector<float> got = read(dout, in.size());
+    for (int z = 0; z < nz; ++z)
+        for (int y = 0; y < ny; ++y)
+            for (int x = 0; x < nx; ++x) {
+                const size_t p = size_t(x) + size_t(nx) * (size_t(y) + size_t(ny) * size_t(z));
+                const bool interior =
+                    x > 0 && x < nx - 1 && y > 0 && y < ny - 1 && z > 0 && z < nz - 1;
+                if (!interior) {
+                    ASSERT_EQ(got[p], 0.0f) << x << " " << y << " " << z;
+                    continue;
+                }
+                const size_t plane = size_t(nx) * ny;
+                const float sum =
+                    in[p + plane] + in[p - plane] + in[p + nx] + in[p - nx] + in[p + 1] + in[p - 1];
+                const float want = 0.5f * sum - in[p] * 0.25f;
+                ASSERT_NEAR(got[p], want, 1e-5f * std::max(1.0f, std::fabs(want)))
+                    << x << " " << y << " " << z;
+            }
 }
 
 // Host memory the application allocated itself, imported with Intel's

@@ -2,6 +2,7 @@
 // translation, and the PTX through ptxas for sm_90 (the H100/H200 the
 // project's GPU runs are on). Machines without the CUDA toolkit translate
 // but cannot check the PTX: the test then reports itself skipped.
+#include "index_offsets.hpp"
 #include "inline_program.hpp"
 #include "ptx_translator.hpp"
 #include "pure_calls.hpp"
@@ -556,6 +557,67 @@ TEST(PtxTranslation, OnlyTheProgramsOwnFunctionsAreMarkedToInline) {
     EXPECT_FALSE(marked("odd"));
     EXPECT_FALSE(marked("builtin"));
     EXPECT_FALSE(marked("k"));
+}
+
+// Indices of one sum but for a constant share one address
+// (index_offsets.hpp): in Parboil's stencil indexing, in[x + 1] and in[x - 1]
+// are read at +4 and -4 from one register in every copy of the unrolled
+// loop, where each was computed apart (the -4 never appeared), and fewer
+// addresses are made (mul.wide).
+TEST(PtxTranslation, IndicesThatDifferByAConstantShareOneAddress) {
+    const std::string entry = entryOf(translatedTestKernel("/index_offsets.spv"), "column_stencil");
+    EXPECT_GE(count(entry, "+-4]"), 4u) << entry;
+    EXPECT_EQ(count(entry, "+4]"), count(entry, "+-4]")) << entry;
+    EXPECT_LE(count(entry, "mul.wide.s32"), 17u) << entry;
+}
+
+// What the sharing rewrites: in one block, sign extensions of no-wrap sums of
+// the same terms used as addresses; not a sum that may wrap, not one whose
+// poison would be no undefined behaviour (a value stored, not an address),
+// not sums in two blocks.
+TEST(PtxTranslation, OnlyNoWrapAddressSumsOfOneBlockShareTheirExtension) {
+    const char *ir = R"(
+        define ptx_kernel void @k(ptr addrspace(1) %a, ptr addrspace(1) %out, i32 %i, i32 %m) {
+          %x = add nsw i32 %i, %m
+          %x.ext = sext i32 %x to i64
+          %pa = getelementptr inbounds float, ptr addrspace(1) %a, i64 %x.ext
+          %va = load float, ptr addrspace(1) %pa
+          %ip = add nsw i32 %i, 1
+          %y = add nsw i32 %ip, %m
+          %y.ext = sext i32 %y to i64
+          %pb = getelementptr inbounds float, ptr addrspace(1) %a, i64 %y.ext
+          %vb = load float, ptr addrspace(1) %pb
+          %z = add i32 %x, 2
+          %z.ext = sext i32 %z to i64
+          %pz = getelementptr inbounds float, ptr addrspace(1) %a, i64 %z.ext
+          %vz = load float, ptr addrspace(1) %pz
+          %w = add nsw i32 %x, 3
+          %w.ext = sext i32 %w to i64
+          store i64 %w.ext, ptr addrspace(1) %out
+          %s = fadd float %va, %vb
+          %t = fadd float %s, %vz
+          store float %t, ptr addrspace(1) %a
+          br label %next
+        next:
+          %u = add nsw i32 %x, 5
+          %u.ext = sext i32 %u to i64
+          %pu = getelementptr inbounds float, ptr addrspace(1) %a, i64 %u.ext
+          store float %t, ptr addrspace(1) %pu
+          ret void
+        })";
+    llvm::LLVMContext context;
+    std::unique_ptr<llvm::Module> module = parsed(context, ir);
+    ASSERT_TRUE(module);
+    llvm::FunctionAnalysisManager analyses;
+    llvm::PassBuilder().registerFunctionAnalyses(analyses);
+    ze_cuda::IndexOffsetsPass().run(*module->begin(), analyses);
+    const std::string out = printed(*module);
+    // %y's extension is %x's plus one; %z (may wrap), %w (not an address)
+    // and %u (another block) keep their own.
+    EXPECT_EQ(out.find("%y.ext = sext"), std::string::npos) << out;
+    EXPECT_NE(out.find("add nsw i64 %x.ext, 1"), std::string::npos) << out;
+    for (const char *kept : {"%z.ext = sext", "%w.ext = sext", "%u.ext = sext"})
+        EXPECT_NE(out.find(kept), std::string::npos) << kept << "\n" << out;
 }
 
 // OpenCL's floating-point build options reach the PTX: by default the

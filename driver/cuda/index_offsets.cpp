@@ -1,0 +1,107 @@
+#include "index_offsets.hpp"
+
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Operator.h>
+#include <llvm/Passes/PassBuilder.h>
+
+#include <map>
+#include <vector>
+
+namespace ze_cuda {
+
+namespace {
+
+// A sum as its terms (value -> coefficient) and its constant.
+struct Sum {
+    std::map<llvm::Value *, int64_t> terms;
+    int64_t constant = 0;
+};
+
+// Adds `v` times `sign` to `sum`, through add and sub that cannot wrap
+// (nsw); anything else is a term. (Inside a sum that is no poison, each such
+// add and sub computed its exact value, so the sum is exactly its terms'.)
+void flatten(llvm::Value *v, int64_t sign, Sum &sum) {
+    if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(v)) {
+        sum.constant += sign * c->getSExtValue();
+        return;
+    }
+    auto *op = llvm::dyn_cast<llvm::OverflowingBinaryOperator>(v);
+    if (op != nullptr && op->hasNoSignedWrap() &&
+        (op->getOpcode() == llvm::Instruction::Add || op->getOpcode() == llvm::Instruction::Sub)) {
+        flatten(op->getOperand(0), sign, sum);
+        flatten(op->getOperand(1), op->getOpcode() == llvm::Instruction::Sub ? -sign : sign, sum);
+        return;
+    }
+    int64_t &coefficient = sum.terms[v];
+    coefficient += sign;
+    if (coefficient == 0)
+        sum.terms.erase(v);
+}
+
+// Whether it rewrote any extension.
+bool shareInBlock(llvm::BasicBlock &block) {
+    struct Extension {
+        llvm::SExtInst *ext;
+        int64_t constant;
+    };
+    // Sign extensions of 32-bit sums, by their terms, first one first.
+    std::map<std::map<llvm::Value *, int64_t>, std::vector<Extension>> byTerms;
+    for (llvm::Instruction &i : block) {
+        auto *ext = llvm::dyn_cast<llvm::SExtInst>(&i);
+        if (ext == nullptr || !ext->getSrcTy()->isIntegerTy(32) ||
+            !ext->getDestTy()->isIntegerTy(64))
+            continue;
+        auto *sum = llvm::dyn_cast<llvm::Instruction>(ext->getOperand(0));
+        // The sum's flags hold only where its poison would be undefined
+        // behaviour every time the block runs.
+        if (sum == nullptr || sum->getParent() != &block || !llvm::programUndefinedIfPoison(sum))
+            continue;
+        Sum flat;
+        flatten(sum, 1, flat);
+        if (flat.terms.empty())
+            continue;
+        byTerms[flat.terms].push_back({ext, flat.constant});
+    }
+    bool changed = false;
+    for (auto &[terms, extensions] : byTerms) {
+        const Extension &first = extensions.front();
+        for (size_t n = 1; n < extensions.size(); ++n) {
+            const Extension &later = extensions[n];
+            llvm::IRBuilder<> builder(later.ext);
+            const int64_t offset = later.constant - first.constant;
+            llvm::Value *shared =
+                offset == 0 ? static_cast<llvm::Value *>(first.ext)
+                            : builder.CreateNSWAdd(first.ext, builder.getInt64(uint64_t(offset)));
+            later.ext->replaceAllUsesWith(shared);
+            later.ext->eraseFromParent();
+            changed = true;
+        }
+    }
+    return changed;
+}
+
+} // namespace
+
+llvm::PreservedAnalyses IndexOffsetsPass::run(llvm::Function &f, llvm::FunctionAnalysisManager &) {
+    bool changed = false;
+    for (llvm::BasicBlock &block : f)
+        changed |= shareInBlock(block);
+    if (!changed)
+        return llvm::PreservedAnalyses::all();
+    llvm::PreservedAnalyses kept;
+    kept.preserveSet<llvm::CFGAnalyses>();
+    return kept;
+}
+
+void addIndexOffsets(llvm::PassBuilder &builder) {
+    builder.registerPeepholeEPCallback(
+        [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
+            passes.addPass(IndexOffsetsPass());
+        });
+}
+
+} // namespace ze_cuda
