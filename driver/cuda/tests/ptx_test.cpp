@@ -255,17 +255,21 @@ std::string printed(const llvm::Module &module) {
     return os.str();
 }
 
-// The module of `ir` (LLVM assembly) after VectorLoadPass, as text; ""
-// (and a failure) when the text does not parse.
-std::string withVectorLoads(const char *ir) {
+// The module of `ir` (LLVM assembly) after the function pass Pass ran on its
+// first function, as text; "" (and a failure) when the text does not parse.
+template <class Pass> std::string afterPass(const char *ir) {
     llvm::LLVMContext context;
     std::unique_ptr<llvm::Module> module = parsed(context, ir);
     if (!module)
         return "";
     llvm::FunctionAnalysisManager analyses;
     llvm::PassBuilder().registerFunctionAnalyses(analyses);
-    ze_cuda::VectorLoadPass().run(*module->begin(), analyses);
+    Pass().run(*module->begin(), analyses);
     return printed(*module);
+}
+
+std::string withVectorLoads(const char *ir) {
+    return afterPass<ze_cuda::VectorLoadPass>(ir);
 }
 
 // A loop counting to a bound known when it starts is unrolled four times
@@ -605,13 +609,8 @@ TEST(PtxTranslation, OnlyNoWrapAddressSumsOfOneBlockShareTheirExtension) {
           store float %t, ptr addrspace(1) %pu
           ret void
         })";
-    llvm::LLVMContext context;
-    std::unique_ptr<llvm::Module> module = parsed(context, ir);
-    ASSERT_TRUE(module);
-    llvm::FunctionAnalysisManager analyses;
-    llvm::PassBuilder().registerFunctionAnalyses(analyses);
-    ze_cuda::IndexOffsetsPass().run(*module->begin(), analyses);
-    const std::string out = printed(*module);
+    const std::string out = afterPass<ze_cuda::IndexOffsetsPass>(ir);
+    ASSERT_FALSE(out.empty());
     // %y's extension is %x's plus one; %z (may wrap), %w (not an address)
     // and %u (another block) keep their own.
     EXPECT_EQ(out.find("%y.ext = sext"), std::string::npos) << out;
