@@ -56,9 +56,7 @@ bool shareInBlock(llvm::BasicBlock &block) {
             !ext->getDestTy()->isIntegerTy(64))
             continue;
         auto *sum = llvm::dyn_cast<llvm::Instruction>(ext->getOperand(0));
-        // The sum's flags hold only where its poison would be undefined
-        // behaviour every time the block runs.
-        if (sum == nullptr || sum->getParent() != &block || !llvm::programUndefinedIfPoison(sum))
+        if (sum == nullptr || sum->getParent() != &block)
             continue;
         Sum flat;
         flatten(sum, 1, flat);
@@ -67,7 +65,18 @@ bool shareInBlock(llvm::BasicBlock &block) {
         byTerms[flat.terms].push_back({ext, flat.constant});
     }
     bool changed = false;
-    for (auto &[terms, extensions] : byTerms) {
+    for (auto &[terms, all] : byTerms) {
+        if (all.size() < 2)
+            continue;
+        // The sums' flags hold only where their poison would be undefined
+        // behaviour every time the block runs (a scan of the block from each
+        // sum: asked only of sums that have a partner).
+        std::vector<Extension> extensions;
+        for (const Extension &e : all)
+            if (llvm::programUndefinedIfPoison(llvm::cast<llvm::Instruction>(e.ext->getOperand(0))))
+                extensions.push_back(e);
+        if (extensions.size() < 2)
+            continue;
         const Extension &first = extensions.front();
         for (size_t n = 1; n < extensions.size(); ++n) {
             const Extension &later = extensions[n];
