@@ -74,6 +74,7 @@ Loaded load() {
     find(api.cuStreamQuery, "cuStreamQuery");
     find(api.cuStreamWriteValue32, "cuStreamWriteValue32_v2");
     find(api.cuStreamWaitValue32, "cuStreamWaitValue32_v2");
+    find(api.cuStreamWaitEvent, "cuStreamWaitEvent");
     find(api.cuLaunchHostFunc, "cuLaunchHostFunc");
     find(api.cuMemcpyAsync, "cuMemcpyAsync");
     find(api.cuMemcpy3DAsync, "cuMemcpy3DAsync_v2");

@@ -28,6 +28,7 @@ constexpr unsigned CU_MEM_ATTACH_GLOBAL = 0x1;
 constexpr unsigned CU_STREAM_NON_BLOCKING = 0x1;
 constexpr unsigned CU_STREAM_WAIT_VALUE_GEQ = 0x0; // (int32_t)(*addr - value) >= 0
 constexpr unsigned CU_STREAM_WRITE_VALUE_DEFAULT = 0x0;
+constexpr unsigned CU_EVENT_DISABLE_TIMING = 0x2;
 constexpr CUresult CUDA_ERROR_NOT_FOUND = 500;
 constexpr CUresult CUDA_ERROR_NOT_READY = 600;
 constexpr CUresult CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704;
@@ -174,6 +175,7 @@ struct CudaApi {
     CUresult (*cuStreamQuery)(CUstream);
     CUresult (*cuStreamWriteValue32)(CUstream, CUdeviceptr, uint32_t, unsigned);
     CUresult (*cuStreamWaitValue32)(CUstream, CUdeviceptr, uint32_t, unsigned);
+    CUresult (*cuStreamWaitEvent)(CUstream, CUevent, unsigned);
     CUresult (*cuLaunchHostFunc)(CUstream, CUhostFn, void *);
     CUresult (*cuMemcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
     CUresult (*cuMemcpy3DAsync)(const CudaMemcpy3D *, CUstream);

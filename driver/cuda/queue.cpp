@@ -113,8 +113,11 @@ Queue::~Queue() {
     }
     // cuStreamDestroy needs no current context; nothing here may throw.
     cuda().cuStreamDestroy(stream_);
-    if (gates_ != nullptr)
-        cuda().cuStreamDestroy(gates_);
+    for (ze_cuda::CUstream other : {gates_, signals_})
+        if (other != nullptr)
+            cuda().cuStreamDestroy(other);
+    if (workDone_ != nullptr)
+        cuda().cuEventDestroy(workDone_);
 }
 
 void Queue::wait(ze_cuda::CUstream stream, const std::vector<Event *> &waits) {
@@ -130,6 +133,35 @@ void Queue::write(ze_cuda::CUstream stream, Signal &signal) {
     signal.writtenBy(device_);
     checkCuda(cuda().cuStreamWriteValue32(stream, signal.deviceWord(), signal.target(),
                                           ze_cuda::CU_STREAM_WRITE_VALUE_DEFAULT));
+}
+
+// A word written on stream_ itself makes the stream wait there until the
+// work before it is done and flushed, and the next launch's setup does not
+// overlap that work's end: back-to-back kernels that each signal an event ran
+// 2 us apart on an H200 (benchmarks/README.md, "Signals"). An event record
+// costs stream_ nothing; a stream of its own waits for it and writes the
+// word. That hop costs latency instead (a launch and the host's wait for its
+// signal took 5 us longer), so it is taken only while the device is behind:
+// when the last signal written for this queue has not landed. Writes keep
+// their order either way: signals_ writes in order, after the work on
+// stream_ before each one; a write on stream_ is made only once every
+// earlier write has landed (a landing that cannot be seen counts as not
+// landed). One event serves every write: a stream's wait takes the event as
+// last recorded when the wait is enqueued.
+void Queue::signalAfterWork(Signal &signal) {
+    const bool caughtUp = !lastWrite_ || lastWrite_->seen();
+    lastWrite_ = signal.landing();
+    if (caughtUp) {
+        write(stream_, signal);
+        return;
+    }
+    if (signals_ == nullptr) {
+        checkCuda(cuda().cuEventCreate(&workDone_, ze_cuda::CU_EVENT_DISABLE_TIMING));
+        checkCuda(cuda().cuStreamCreate(&signals_, ze_cuda::CU_STREAM_NON_BLOCKING));
+    }
+    checkCuda(cuda().cuEventRecord(workDone_, stream_));
+    checkCuda(cuda().cuStreamWaitEvent(signals_, workDone_, 0));
+    write(signals_, signal);
 }
 
 void Queue::hostTask(std::function<void()> task) {
@@ -396,7 +428,7 @@ void Queue::launch(Kernel *kernel, const ze_group_count_t &groups, Event *signal
     if (times != nullptr)
         times->recordEnd(stream_);
     if (signal != nullptr)
-        write(stream_, signal->signal());
+        signalAfterWork(signal->signal());
 }
 
 void Queue::enqueue(const Command &c) {
@@ -506,7 +538,7 @@ void Queue::enqueue(const Command &c) {
     if (times != nullptr)
         times->recordEnd(stream_);
     if (c.signal != nullptr)
-        write(stream_, c.signal->signal());
+        signalAfterWork(c.signal->signal());
 }
 
 // By a signal written after the stream's work, polled as every host wait is
@@ -518,15 +550,15 @@ void Queue::enqueue(const Command &c) {
 void Queue::finish() {
     makeCurrent(device_);
     auto done = std::make_shared<Signal>(context_, false);
-    write(stream_, *done);
+    signalAfterWork(*done);
     done->waitFor(UINT64_MAX);
 }
 
 void Queue::signalWhenDone(Signal &signal, Signal *also) {
     makeCurrent(device_);
-    write(stream_, signal);
+    signalAfterWork(signal);
     if (also != nullptr)
-        write(stream_, *also);
+        signalAfterWork(*also);
 }
 
 } // namespace ze_driver

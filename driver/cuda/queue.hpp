@@ -1,13 +1,17 @@
 // The CUDA backend's Queue (../core/backend.hpp): a CUDA stream of a device,
 // onto which commands become stream work (queue.cpp): waits as
 // cuStreamWaitValue32 on the events' words, the work (copies, fills,
-// kernels), then the signal's word written with cuStreamWriteValue32.
+// kernels), then the signal's word written with cuStreamWriteValue32, on the
+// stream or, while the device is behind, by a second stream that waits for
+// that work (signalAfterWork says why).
 #pragma once
 
 #include "backend_native.hpp"
 #include "command.hpp"
+#include "signal.hpp"
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace ze_driver {
@@ -42,6 +46,9 @@ private:
     void wait(ze_cuda::CUstream stream, const std::vector<Event *> &waits);
     // Sets `signal` once `stream` gets there.
     void write(ze_cuda::CUstream stream, Signal &signal);
+    // Sets `signal` once the work enqueued on stream_ so far is done, without
+    // holding stream_ up (queue.cpp).
+    void signalAfterWork(Signal &signal);
     // Where a copy's memory is, for how it is copied (queue.cpp).
     enum class Memory { Pageable, Pinned, Device };
     static Memory memoryOf(const void *pointer);
@@ -71,6 +78,13 @@ private:
     // Where barriers with wait events signal: gated by those events alone,
     // not by the work before them on stream_ (made at the first such barrier).
     ze_cuda::CUstream gates_ = nullptr;
+    // Where the signals of stream_'s work are written while the device is
+    // behind, in the order they were enqueued, each after a wait for
+    // workDone_ as recorded on stream_ (both made when first needed).
+    ze_cuda::CUstream signals_ = nullptr;
+    ze_cuda::CUevent workDone_ = nullptr;
+    // Where the last signal written for stream_'s work lands (none yet: empty).
+    std::optional<Signal::Landing> lastWrite_;
     // Pinned memory for copies with pageable memory (staging.hpp), taken
     // from the device's pool at the first such copy.
     void *staging_ = nullptr;

@@ -141,6 +141,10 @@ bool reached(uint32_t value, uint32_t target) {
 
 } // namespace
 
+bool Signal::Landing::seen() const {
+    return word != nullptr && reached(__atomic_load_n(word, __ATOMIC_ACQUIRE), value);
+}
+
 Signal::Signal(Context *context, bool timestamps) : timed_(timestamps) {
     // Allocating pinned memory needs a current context of the driver.
     makeCurrent(context->driver()->devices().front().get());

@@ -71,6 +71,16 @@ public:
         writer_.store(device, std::memory_order_release);
         written_.store(target(), std::memory_order_release);
     }
+    // Where a write of target() can be seen to have landed: the word and the
+    // count, or no word for a signal shared between processes, whose word a
+    // reset takes back to 0. Words are never freed and their counts only
+    // grow, so a landing stays seen after its signal is gone.
+    struct Landing {
+        const volatile uint32_t *word = nullptr;
+        uint32_t value = 0;
+        bool seen() const; // false without a word
+    };
+    Landing landing() const { return shared_ != nullptr ? Landing{} : Landing{word_, target()}; }
     // Whether the queue should time the work that sets this signal, and the
     // recording of its start and end on the stream (with the device's
     // context current) before and after the work.

@@ -2,8 +2,8 @@
 // loader (the CUDA driver alone): copies between host and device memory,
 // fills of every pattern size on unaligned ranges, region copies, regular
 // lists replayed with fences, immediate lists in both modes, events set by
-// the host releasing work a stream waits for, barriers gated by their
-// events, resets, timestamps. Device
+// the host releasing work a stream waits for, events of work queued back to
+// back set in order, barriers gated by their events, resets, timestamps. Device
 // memory is only ever read back through copies. Without an NVIDIA GPU every
 // test says it skipped.
 #include "cuda_test.hpp"
@@ -281,6 +281,36 @@ TEST_F(CudaLists, CopiesWithHostMemoryNeverBlockTheAppend) {
     }
     for (size_t i = 0; i < 1000; ++i)
         ASSERT_EQ(pinnedOut[i], 7 * i) << i;
+}
+
+// Work queued back to back while the device is behind signals its events
+// from a second stream (queue.cpp, signalAfterWork): they are still set in
+// the order of their work, each once its own work is done, so once the last
+// is set every earlier one is too.
+TEST_F(CudaLists, EventsOfWorkQueuedBackToBackAreSetInOrder) {
+    constexpr size_t k = 32, n = 1 << 18; // 32 copies of 1 MiB
+    uint32_t *in = host<uint32_t>(k * n), *out = host<uint32_t>(k * n);
+    uint32_t *d = device<uint32_t>(k * n);
+    for (size_t i = 0; i < k * n; ++i) {
+        in[i] = uint32_t(i * 2246822519u);
+        out[i] = 0;
+    }
+    ze_event_handle_t gate = event();
+    std::vector<ze_event_handle_t> copied(k);
+    for (size_t c = 0; c < k; ++c) {
+        copied[c] = event();
+        ASSERT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(list_, d + c * n, in + c * n, n * 4,
+                                                        copied[c], c == 0 ? 1 : 0, &gate));
+    }
+    EXPECT_ZE_RESULT(ZE_RESULT_NOT_READY, zeEventQueryStatus(copied[0]));
+    ASSERT_ZE_SUCCESS(zeEventHostSignal(gate));
+    ASSERT_ZE_SUCCESS(zeEventHostSynchronize(copied.back(), UINT64_MAX));
+    for (size_t c = 0; c < k; ++c)
+        EXPECT_ZE_SUCCESS(zeEventQueryStatus(copied[c])) << c;
+    ASSERT_ZE_SUCCESS(zeCommandListAppendMemoryCopy(list_, out, d, k * n * 4, nullptr, 0, nullptr));
+    sync(list_);
+    for (size_t i = 0; i < k * n; ++i)
+        ASSERT_EQ(out[i], in[i]) << i;
 }
 
 TEST_F(CudaLists, EventsResetAndSignalAgain) {
