@@ -15,6 +15,13 @@
 //  - Launch_Cuda_Event: cuLaunchKernel and then cuStreamWriteValue32 of a
 //    word of pinned host memory, what an event's signal is on libze_cuda.so;
 //  - Launch_L0_Event: Launch_L0, each launch signalling an event of its own.
+// And what the GPU spends on such launches (Stream_Cuda_Event, Stream_L0_Event):
+// kBatch launches of empty4 over 4,096 groups of 64 work-items, each with an
+// event (a cuEventRecord after each cuLaunchKernel on the CUDA side), queued
+// behind a wait on a word of host memory; the host releases it and times,
+// by its own clock on both sides, until the last launch's event is seen (an
+// iteration is such a run): the time the GPU takes for launches and their
+// signals when they come back to back. Target: <= 1.05x CUDA's.
 // Targets: a launch <= 1.05x cuLaunchKernel in the launching thread's CPU
 // time and <= 1.15x in wall time; with an event <= 1.15x in CPU time of the
 // launch and the word's write. They are judged on Launch_Paired and
@@ -27,6 +34,8 @@
 #include "ptx_translator.hpp"
 
 #include <array>
+#include <chrono>
+#include <vector>
 
 namespace {
 
@@ -78,7 +87,7 @@ struct RawCuda {
         checkCu(api->cuMemHostGetDevicePointer(&wordOnDevice, word, 0),
                 "cuMemHostGetDevicePointer");
     }
-    void launch() {
+    void launch(unsigned groups = 1, unsigned groupSize = 1) {
         // The translated kernel takes the global offset after its arguments
         // (ptx_translator.hpp).
         uint32_t offset[3] = {0, 0, 0};
@@ -87,7 +96,8 @@ struct RawCuda {
             params[i] = &buffers[i];
         for (size_t d = 0; d < 3; ++d)
             params[kArgs + d] = &offset[d];
-        checkCu(api->cuLaunchKernel(function, 1, 1, 1, 1, 1, 1, 0, stream, params, nullptr),
+        checkCu(api->cuLaunchKernel(function, groups, 1, 1, groupSize, 1, 1, 0, stream, params,
+                                    nullptr),
                 "cuLaunchKernel");
     }
     // What a Level Zero event's signal is on this driver: a word of pinned
@@ -97,7 +107,7 @@ struct RawCuda {
         checkCu(api->cuStreamWriteValue32(stream, wordOnDevice, value, 0), "cuStreamWriteValue32");
     }
     void sync() { checkCu(api->cuStreamSynchronize(stream), "cuStreamSynchronize"); }
-    void *word = nullptr;
+    void *word = nullptr; // written by launchAndWrite; the next word holds back Stream_Cuda_Event
     CUdeviceptr wordOnDevice = 0;
 };
 
@@ -183,6 +193,80 @@ template <class Launch, class Sync> auto batchOf(Launch launch, Sync sync) {
     };
 }
 
+// Stream_*: the launches' shape.
+constexpr unsigned kStreamGroups = 4096, kStreamGroupSize = 64;
+
+// An iteration is one run of kBatch launches: queue() holds the stream and
+// queues them, release() lets the stream go (the timed part begins), wait()
+// waits for the last launch's event (it ends) and makes everything ready for
+// the next run.
+template <class Queue, class Release, class Wait>
+void timeReleases(benchmark::State &state, Queue queue, Release release, Wait wait) {
+    for (auto _ : state) {
+        queue();
+        const auto start = std::chrono::steady_clock::now();
+        release();
+        wait();
+        state.SetIterationTime(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+}
+
+void Stream_Cuda_Event(benchmark::State &state) {
+    RawCuda &r = raw();
+    std::vector<CUevent> events(size_t(bench::kBatch));
+    for (CUevent &e : events)
+        checkCu(api->cuEventCreate(&e, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+    auto *gate = static_cast<volatile uint32_t *>(r.word) + 1;
+    *gate = 0;
+    uint32_t run = 0;
+    timeReleases(
+        state,
+        [&] {
+            ++run;
+            checkCu(api->cuStreamWaitValue32(r.stream, r.wordOnDevice + 4, run,
+                                             CU_STREAM_WAIT_VALUE_GEQ),
+                    "cuStreamWaitValue32");
+            for (CUevent e : events) {
+                r.launch(kStreamGroups, kStreamGroupSize);
+                checkCu(api->cuEventRecord(e, r.stream), "cuEventRecord");
+            }
+        },
+        [&] { *gate = run; },
+        [&] { checkCu(api->cuEventSynchronize(events.back()), "cuEventSynchronize"); });
+    for (CUevent e : events)
+        api->cuEventDestroy(e);
+}
+
+void Stream_L0_Event(benchmark::State &state) {
+    L0 &l = l0();
+    ze_kernel_handle_t kernel = bench::ZeSetup::createKernel(l.module, "empty4");
+    for (uint32_t i = 0; i < kArgs; ++i)
+        BENCH_ZE(zeKernelSetArgumentValue(kernel, i, sizeof(void *), &l.buffers[i]));
+    BENCH_ZE(zeKernelSetGroupSize(kernel, kStreamGroupSize, 1, 1));
+    bench::BatchEvents events(l.ze);
+    ze_event_pool_handle_t gatePool = l.ze.createEventPool(1);
+    ze_event_handle_t gate = bench::ZeSetup::createEvent(gatePool, 0);
+    const ze_group_count_t groups = {kStreamGroups, 1, 1};
+    timeReleases(
+        state,
+        [&] {
+            for (int64_t n = 0; n < bench::kBatch; ++n)
+                BENCH_ZE(zeCommandListAppendLaunchKernel(
+                    l.ze.list, kernel, &groups, events.forLaunch(n), n == 0 ? 1 : 0, &gate));
+        },
+        [&] { BENCH_ZE(zeEventHostSignal(gate)); },
+        [&] {
+            BENCH_ZE(zeEventHostSynchronize(events.forLaunch(bench::kBatch - 1), UINT64_MAX));
+            l.ze.syncList();
+            events.resetAll();
+            BENCH_ZE(zeEventHostReset(gate));
+        });
+    zeEventDestroy(gate);
+    zeEventPoolDestroy(gatePool);
+    zeKernelDestroy(kernel);
+}
+
 void Launch_Paired(benchmark::State &state) {
     bench::pairedBatches(state,
                          batchOf([](int64_t) { l0().launch(nullptr); }, [] { l0().ze.syncList(); }),
@@ -204,6 +288,8 @@ BENCHMARK(Launch_L0)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(Launch_L0_Event)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(Launch_Paired)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(Launch_Event_Paired)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(Stream_Cuda_Event)->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(Stream_L0_Event)->UseManualTime()->Unit(benchmark::kMicrosecond);
 
 int main(int argc, char **argv) {
     using bench::Metric;
@@ -221,5 +307,6 @@ int main(int argc, char **argv) {
             bench::paired("Launch_Paired", "Launch_Cuda", 1.05, Metric::cpuTime),
             bench::paired("Launch_Paired", "Launch_Cuda", 1.15, Metric::realTime),
             bench::paired("Launch_Event_Paired", "Launch_Cuda_Event", 1.15, Metric::cpuTime),
+            {"Stream_L0_Event", "Stream_Cuda_Event", 1.05, Metric::realTime},
         });
 }
