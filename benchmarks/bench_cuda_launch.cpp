@@ -13,7 +13,8 @@
 //    zeCommandListAppendLaunchKernel on an asynchronous immediate list, through
 //    the system loader; the list's barrier, event and host wait.
 //  - Launch_Cuda_Event: cuLaunchKernel and then cuStreamWriteValue32 of a
-//    word of pinned host memory, what an event's signal is on libze_cuda.so;
+//    word of pinned host memory, what an event's signal is on libze_cuda.so
+//    while the device keeps up (driver/cuda/queue.cpp, signalAfterWork);
 //  - Launch_L0_Event: Launch_L0, each launch signalling an event of its own.
 // And what the GPU spends on such launches (Stream_Cuda_Event, Stream_L0_Event):
 // kBatch launches of empty4 over 4,096 groups of 64 work-items, each with an
