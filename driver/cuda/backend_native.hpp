@@ -70,6 +70,13 @@ struct ModuleNative {
 struct KernelNative {
     ze_cuda::CUfunction function = nullptr;
     uint32_t staticShared = 0; // bytes of __local variables the kernel declares itself
+    // Bytes of its __local variables the translation placed at the start of
+    // the dynamic shared memory, before the __local arguments
+    // (shared_variables.hpp).
+    uint32_t sharedVariables = 0;
+    // The dynamic shared memory (the __local arguments) a launch may have
+    // now: what every launch gets, raised when a launch needs more (queue.cpp).
+    std::atomic<uint32_t> dynamicShared{0};
     bool prints = false;       // its module calls vprintf
 };
 

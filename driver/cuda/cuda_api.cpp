@@ -60,6 +60,7 @@ Loaded load() {
     find(api.cuModuleUnload, "cuModuleUnload");
     find(api.cuModuleGetGlobal, "cuModuleGetGlobal_v2");
     find(api.cuFuncGetAttribute, "cuFuncGetAttribute");
+    find(api.cuFuncSetAttribute, "cuFuncSetAttribute");
     find(api.cuMemAlloc, "cuMemAlloc_v2");
     find(api.cuMemFree, "cuMemFree_v2");
     find(api.cuMemHostAlloc, "cuMemHostAlloc");

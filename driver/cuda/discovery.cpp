@@ -69,8 +69,11 @@ DeviceInfo deviceProperties(const CudaApi &api, CUdevice device, uint32_t index)
     c.maxGroupCountX = u32(at(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X));
     c.maxGroupCountY = u32(at(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + 1));
     c.maxGroupCountZ = u32(at(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + 2));
-    // What a launch gets without opting in to more.
-    c.maxSharedLocalMemory = u32(at(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK));
+    // What a block may have once its function opts in (queue.cpp); devices
+    // without the attribute have only what every launch gets.
+    c.maxSharedLocalMemory =
+        std::max(u32(at(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)),
+                 u32(at(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)));
     info.subGroupSizes.push_back(u32(at(CU_DEVICE_ATTRIBUTE_WARP_SIZE)));
 
     // What the PTX translation (ptx_translator.hpp) compiles: OpenCL C with

@@ -110,6 +110,17 @@ size_t backend::initKernel(Kernel &kernel) {
     checkCuda(cuda().cuFuncGetAttribute(&shared, ze_cuda::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
                                         native.function));
     native.staticShared = static_cast<uint32_t>(shared);
+    int dynamicShared = 0;
+    checkCuda(cuda().cuFuncGetAttribute(
+        &dynamicShared, ze_cuda::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, native.function));
+    native.dynamicShared = static_cast<uint32_t>(std::max(dynamicShared, 0));
+    ze_cuda::CUdeviceptr placed = 0;
+    size_t placedSize = 0;
+    const std::string placedName = ze_cuda::sharedVariablesName(kernel.info().name);
+    if (cuda().cuModuleGetGlobal(&placed, &placedSize, module->native().module,
+                                 placedName.c_str()) == ze_cuda::CUDA_SUCCESS &&
+        placedSize == sizeof(native.sharedVariables))
+        checkCuda(cuda().cuMemcpyDtoH(&native.sharedVariables, placed, placedSize));
     native.prints = module->native().prints;
     // The most the function's registers allow, within the device's limit.
     return std::min<size_t>(std::max(threads, 1), module->device()->maxGroupSize());

@@ -10,6 +10,7 @@
 #include "native_math.hpp"
 #include "opencl_division.hpp"
 #include "pure_calls.hpp"
+#include "shared_variables.hpp"
 #include "uniform_unswitch.hpp"
 #include "unroll_hints.hpp"
 #include "vector_loads.hpp"
@@ -58,9 +59,6 @@ constexpr const char *kTriple = "nvptx64-nvidia-cuda";
 // PTX 7.5 for any later GPU (sm_90 included) when it loads the module.
 constexpr const char *kCpu = "sm_80";
 constexpr const char *kFeatures = "+ptx75";
-// The dynamic shared memory of a launch: __local pointer arguments are
-// offsets into it.
-constexpr const char *kDynamicShared = "__ze_cuda_dynamic_shared";
 // The launch's global offset, where the kernel's entry stores it.
 constexpr const char *kGlobalOffset = "__ze_cuda_global_offset";
 // The most work-items of a CUDA block on every GPU the PTX target runs on.
@@ -90,7 +88,8 @@ const llvm::Target *nvptxTarget(std::string *error) {
 // A kernel's parameters on this backend: each __local pointer argument is a
 // 64-bit byte offset into the dynamic shared memory, which the launch sizes
 // to hold them all (the argument's pointer is rebuilt from the offset at the
-// kernel's entry), and three 32-bit parameters follow the arguments: the
+// kernel's entry, after the kernel's own variables where those were placed
+// there: shared_variables.hpp), and three 32-bit parameters follow the arguments: the
 // launch's global offset, which the kernel's entry stores where
 // get_global_offset finds it (globalOffsetBuiltins). Other arguments and the
 // body move to the new function unchanged.
@@ -103,9 +102,11 @@ void kernelParameters(llvm::Module &module) {
     llvm::Type *i8 = llvm::Type::getInt8Ty(ctx);
     llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
     llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
-    llvm::GlobalVariable *shared = nullptr;
     llvm::GlobalVariable *offsets = nullptr;
     for (llvm::Function *kernel : kernels) {
+        // Where the __local arguments begin: after the kernel's own
+        // variables where those were placed in the dynamic shared memory.
+        const uint64_t argumentsAt = placeSharedVariables(*kernel);
         llvm::FunctionType *type = kernel->getFunctionType();
         bool hasLocal = false;
         std::vector<llvm::Type *> params;
@@ -116,12 +117,13 @@ void kernelParameters(llvm::Module &module) {
         }
         const unsigned numArgs = static_cast<unsigned>(params.size());
         params.insert(params.end(), 3, i32);
-        if (hasLocal && !shared) {
-            auto *array = llvm::ArrayType::get(i8, 0);
-            shared = new llvm::GlobalVariable(
-                module, array, false, llvm::GlobalValue::ExternalLinkage, nullptr, kDynamicShared,
-                nullptr, llvm::GlobalValue::NotThreadLocal, kSpirLocal);
-            shared->setAlignment(llvm::Align(16));
+        llvm::Constant *arguments = nullptr;
+        if (hasLocal) {
+            llvm::GlobalVariable &shared = dynamicSharedMemory(module);
+            arguments = argumentsAt == 0
+                            ? &shared
+                            : llvm::ConstantExpr::getInBoundsGetElementPtr(
+                                  i8, &shared, llvm::ConstantInt::get(i64, argumentsAt));
         }
         if (!offsets) {
             auto *array = llvm::ArrayType::get(i32, 3);
@@ -146,7 +148,7 @@ void kernelParameters(llvm::Module &module) {
             }
             // Attributes of a pointer (noalias, align) do not hold for an offset.
             replacement->removeParamAttrs(i, llvm::AttributeFuncs::typeIncompatible(i64));
-            from->replaceAllUsesWith(b.CreateInBoundsGEP(i8, shared, to));
+            from->replaceAllUsesWith(b.CreateInBoundsGEP(i8, arguments, to));
         }
         // Every work-item stores the same values, each before it reads them.
         for (unsigned d = 0; d < 3; ++d)
@@ -568,6 +570,7 @@ ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &
         const auto *f = llvm::dyn_cast<llvm::Function>(&value);
         return (f && f->getCallingConv() == llvm::CallingConv::PTX_Kernel) ||
                value.getName() == kDynamicShared ||
+               value.getName().startswith(sharedVariablesName("")) ||
                (llvm::isa<llvm::GlobalVariable>(value) &&
                 programVariables.count(value.getName().str()));
     });

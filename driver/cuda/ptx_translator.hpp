@@ -7,7 +7,9 @@
 //      where the backend moves allocas to local memory itself)
 //   -> spir_kernel -> ptx_kernel; __local pointer arguments become byte
 //      offsets into the launch's dynamic shared memory (a CUDA kernel cannot
-//      take a shared-memory pointer from the host); three 32-bit parameters
+//      take a shared-memory pointer from the host; a kernel's own __local
+//      variables over ptxas's 48 KiB go there too, shared_variables.hpp);
+//      three 32-bit parameters
 //      after the arguments take the launch's global offset, which
 //      get_global_offset and get_global_id see
 //   -> the builtins libclc-15 lacks or cannot give NVPTX defined here:
@@ -58,6 +60,11 @@ inline ze_result_t translateSpirvToPtx(const uint8_t *spirv, size_t size,
                                        const MathOptions &math = {}) {
     return translateSpirvToPtx({{spirv, size, specConstants}}, out, log, math);
 }
+
+// The 32-bit global of a translated module holding the bytes of `kernel`'s
+// __local variables that the translation placed at the start of the dynamic
+// shared memory (shared_variables.hpp); absent where it placed none.
+std::string sharedVariablesName(const std::string &kernel);
 
 // For the tests of the containment: from now on, code generation for a
 // module that calls `builtin` (a mangled name; "" stops it) ends in an LLVM

@@ -14,6 +14,7 @@
 #include <functional>
 #include <future>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <thread>
 
@@ -25,6 +26,20 @@ namespace {
 
 CUdeviceptr address(const void *pointer) {
     return reinterpret_cast<CUdeviceptr>(pointer);
+}
+
+// A block's shared memory over what every launch gets (48 KiB) needs its
+// function's opt-in, which is raised here to the most a launch of the kernel
+// has asked for. It only grows, so a launch on another thread between its
+// check and cuLaunchKernel never finds it lowered.
+void allowDynamicShared(KernelNative &native, uint64_t bytes) {
+    static std::mutex raising; // taken once per kernel and larger size
+    std::lock_guard<std::mutex> lock(raising);
+    if (bytes <= native.dynamicShared.load(std::memory_order_relaxed))
+        return;
+    checkCuda(cuda().cuFuncSetAttribute(
+        native.function, ze_cuda::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(bytes)));
+    native.dynamicShared.store(uint32_t(bytes), std::memory_order_release);
 }
 
 // The parameters are the kernel's arguments as the translator left them
@@ -53,21 +68,26 @@ void launchOn(ze_cuda::CUstream stream, Device *device, Kernel &kernel,
     }
     for (size_t d = 0; d < 3; ++d)
         params[n + d] = const_cast<uint32_t *>(&launch.offset[d]);
-    uint64_t shared = 0;
+    // The kernel's own variables come first where the translation placed
+    // them here (shared_variables.hpp); its offsets count from after them.
+    uint64_t arguments = 0;
     for (size_t i = 0; i < n; ++i) {
         const ArgValue &a = launch.args[i];
         if (info.args[i].kind == ArgKind::LocalPointer) {
-            shared = (shared + 15) / 16 * 16;
-            offsets[i] = shared;
-            shared += a.localSize;
+            arguments = (arguments + 15) / 16 * 16;
+            offsets[i] = arguments;
+            arguments += a.localSize;
             params[i] = &offsets[i];
         } else {
             params[i] = const_cast<uint8_t *>(a.bytes.data());
         }
     }
+    const uint64_t shared = kernel.native().sharedVariables + arguments;
     // The kernel's own __local variables and its local arguments share one limit.
     check(shared + kernel.native().staticShared <= device->localMemSize(),
           ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    if (shared > kernel.native().dynamicShared.load(std::memory_order_acquire))
+        allowDynamicShared(kernel.native(), shared);
     const ze_device_compute_properties_t &limits = device->info().compute;
     check(groups.groupCountX <= limits.maxGroupCountX && groups.groupCountY <= limits.maxGroupCountY &&
               groups.groupCountZ <= limits.maxGroupCountZ,

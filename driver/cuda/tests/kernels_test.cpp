@@ -67,6 +67,54 @@ TEST_F(CudaKernels, LocalMemoryReductionWithBarriers) {
                      zeKernelSetArgumentValue(k, 2, limit + 1, nullptr));
 }
 
+// Local memory past the 48 KiB every CUDA launch gets: the device reports
+// what a block may have once its function opts in, and launches up to that
+// run, through a local argument alone (all of it, then a small launch of the
+// same kernel), through the kernel's own 64 KiB array (which the translation
+// moves to the dynamic shared memory) with an argument after it, and through
+// an own 32 KiB array (static) with one after it. One word more than an
+// array and its argument may have together is refused at the append.
+TEST_F(CudaKernels, LocalMemoryBeyondWhatEveryLaunchGets) {
+    ze_device_compute_properties_t compute = {ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES};
+    ASSERT_ZE_SUCCESS(zeDeviceGetComputeProperties(device_, &compute));
+    if (compute.maxSharedLocalMemory <= 96 * 1024)
+        GTEST_SKIP() << "this GPU's blocks have " << compute.maxSharedLocalMemory
+                     << " bytes of shared memory";
+    constexpr uint32_t group = 1024, groups = 4;
+    ze_module_handle_t m = cudaModule("large_local");
+    ze_kernel_handle_t argument = kernel(m, "reverse_through_local", group);
+    ze_kernel_handle_t own64k = kernel(m, "reverse_through_64k_own", group);
+    ze_kernel_handle_t own32k = kernel(m, "reverse_through_32k_own", group);
+    // Launches k with `words` a group and `argBytes` of local argument, and
+    // checks that each group's slice came back reversed.
+    auto run = [&](ze_kernel_handle_t k, uint32_t words, size_t argBytes) {
+        std::vector<int> in = values(size_t(words) * groups, 7);
+        int *din = deviceWith(in), *dout = device<int>(in.size());
+        void *pin = din, *pout = dout;
+        ASSERT_ZE_SUCCESS(
+            setArgs(k, {pointer(pin), pointer(pout), localBytes(argBytes), byValue(words)}));
+        ASSERT_ZE_SUCCESS(launch(list_, k, {groups, 1, 1}));
+        std::vector<int> out = read(dout, in.size());
+        for (size_t g = 0; g < groups; ++g)
+            for (size_t i = 0; i < words; ++i)
+                ASSERT_EQ(out[g * words + i], in[g * words + words - 1 - i])
+                    << words << " words, group " << g << ", word " << i;
+    };
+    const uint32_t allWords = compute.maxSharedLocalMemory / sizeof(int);
+    run(argument, allWords, size_t(allWords) * sizeof(int));
+    run(argument, 2048, 2048 * sizeof(int));
+    for (auto [k, ownWords] : {std::pair{own64k, 16384u}, std::pair{own32k, 8192u}}) {
+        const size_t restBytes = size_t(allWords - ownWords) * sizeof(int);
+        run(k, allWords, restBytes);
+        void *unused = device<int>(1);
+        uint32_t words = allWords;
+        ASSERT_ZE_SUCCESS(setArgs(k, {pointer(unused), pointer(unused),
+                                      localBytes(restBytes + sizeof(int)), byValue(words)}));
+        EXPECT_ZE_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT, launch(list_, k, {groups, 1, 1}))
+            << ownWords << " words of its own";
+    }
+}
+
 // Scalars of every width, a vector, a double and a struct with padding, by
 // value: each lands where the kernel's parameter layout says.
 TEST_F(CudaKernels, ArgumentsByValue) {

@@ -563,6 +563,25 @@ TEST(PtxTranslation, OnlyTheProgramsOwnFunctionsAreMarkedToInline) {
     EXPECT_FALSE(marked("k"));
 }
 
+// A kernel's own __local variables over the 48 KiB ptxas accepts go to the
+// dynamic shared memory, before the __local arguments, and the module says
+// how many bytes (shared_variables.hpp); those within it stay static.
+TEST(PtxTranslation, LocalVariablesOverPtxasLimitMoveToDynamicSharedMemory) {
+    const std::string ptx = translatedTestKernel("/large_local.spv");
+    const std::string moved = entryOf(ptx, "reverse_through_64k_own");
+    EXPECT_EQ(count(moved, ".shared .align"), 0u) << moved;
+    EXPECT_EQ(count(moved, ", 65536;"), 1u) << moved; // the argument's offset, after them
+    EXPECT_EQ(count(ptx, ".global .align 4 .u32 " +
+                             ze_cuda::sharedVariablesName("reverse_through_64k_own") + " = 65536;"),
+              1u)
+        << ptx;
+    const std::string kept = entryOf(ptx, "reverse_through_32k_own");
+    EXPECT_EQ(count(kept, ".shared .align 4 .b8 reverse_through_32k_own_$_own[32768];"), 1u)
+        << kept;
+    EXPECT_EQ(count(ptx, ze_cuda::sharedVariablesName("reverse_through_32k_own")), 0u);
+    EXPECT_EQ(count(ptx, ze_cuda::sharedVariablesName("reverse_through_local")), 0u);
+}
+
 // Indices of one sum but for a constant share one address
 // (index_offsets.hpp): in Parboil's stencil indexing, in[x + 1] and in[x - 1]
 // are read at +4 and -4 from one register in every copy of the unrolled
