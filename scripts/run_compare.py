@@ -15,10 +15,12 @@ whose platform launch ends its process is run again without the platform,
 for our side's outcome. Each case's output is kept in LOGDIR/<case>.log; a
 line per case and the totals are printed.
 
-Outcomes of a side: ran; not built; fault (the process ended during the
-launch: on the GPU driver a kernel fault is reported as
-ZE_RESULT_ERROR_DEVICE_LOST, on the CPU a faulting kernel takes the process
-with it); hang (no end within the timeout); absent (no such platform).
+Outcomes of a side: ran; not built; refused (the launch call itself failed,
+with the code it returned: a group or local memory larger than the device
+takes); fault (the process ended during the launch: on the GPU driver a
+kernel fault is reported as ZE_RESULT_ERROR_DEVICE_LOST, on the CPU a
+faulting kernel takes the process with it); hang (no end within the
+timeout); absent (no such platform).
 Outputs: same (every buffer bit for bit), or the largest difference
 relative to the buffer's largest magnitude, against the platform and
 against the reference run.
@@ -31,6 +33,8 @@ import subprocess
 import sys
 
 DEVICE_LOST = '0x70000001'
+# What bench_cuda_vs_opencl prints before it aborts on a launch call that failed.
+REFUSED = re.compile(r'(zeCommandListAppendLaunchKernel|clEnqueueNDRangeKernel)\(.*\) failed: (-?\d+)')
 
 
 def case_names(suite):
@@ -68,7 +72,10 @@ def outcome(log, code, side):
     if log[last:].startswith('launch %s' % side):
         if code is None:
             return 'hang'
-        return 'fault reported' if DEVICE_LOST in log else 'fault (exit %d)' % code
+        if DEVICE_LOST in log:
+            return 'fault reported'
+        refused = REFUSED.search(log, last)
+        return 'refused (%s)' % refused.group(2) if refused else 'fault (exit %d)' % code
     return 'ran'
 
 
@@ -86,7 +93,7 @@ def largest(log, against):
 def one(bench, suite, logdir, name, timeout):
     log, code = run(bench, suite, name, timeout)
     theirs = outcome(log, code, 'OpenCL')
-    if theirs.startswith('fault') or theirs == 'hang':
+    if theirs.startswith(('fault', 'refused')) or theirs == 'hang':
         again, code = run(bench, suite, name, timeout, without_platform=True)
         log += '\n--- again without the platform ---\n' + again
         ours = outcome(again, code, 'ours')
