@@ -237,34 +237,25 @@ void launchLoop(benchmark::State &state, const char *name, Launch launch, Wait w
     wait();
 }
 
+// The times of one batch of launches, per launch, in seconds: `real` is
+// what the comparison is about (the wall time of the batch, or the device
+// time a side's timers report), `cpu` the launching thread's CPU time.
+struct BatchTimes {
+    double real, cpu;
+};
+
 // A case and its baseline measured in one benchmark, in alternating batches:
-// each iteration runs one batch of each (caseBatch() and baseBatch(): kBatch
-// launches with their wait and whatever the side does after it), the case
-// first in every other pair, and times both, real and the thread's CPU time.
-// Separate benchmarks of one launch differ by 5-15% between repetitions on a
-// shared machine (frequency, placement, neighbours), more than the few
-// percent a launch target resolves; batches next to each other see the same
-// state, and the ratio of each pair cancels what they share. Counters (per
-// launch, medians over the pairs): case_real, case_cpu, base_real, base_cpu
-// in seconds, and ratio_real, ratio_cpu, the medians of the pairs' ratios,
-// which a paired Comparison reports.
+// each iteration runs one batch of each (caseBatch() and baseBatch(), each
+// returning its BatchTimes), the case first in every other pair. Separate
+// benchmarks differ by 5-15% between repetitions on a shared machine
+// (frequency, placement, neighbours), more than the few percent a target
+// resolves; batches next to each other see the same state, and the ratio of
+// each pair cancels what they share. Counters (per launch, medians over the
+// pairs): case_real, case_cpu, base_real, base_cpu in seconds, and
+// ratio_real, ratio_cpu, the medians of the pairs' ratios, which a paired
+// Comparison reports.
 template <typename CaseBatch, typename BaseBatch>
-void pairedBatches(benchmark::State &state, CaseBatch caseBatch, BaseBatch baseBatch) {
-    struct Times {
-        double real, cpu;
-    };
-    auto timed = [](auto &batch) {
-        timespec cpu0{}, cpu1{};
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
-        auto real0 = std::chrono::steady_clock::now();
-        batch();
-        auto real1 = std::chrono::steady_clock::now();
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
-        return Times{
-            std::chrono::duration<double>(real1 - real0).count() / double(kBatch),
-            (double(cpu1.tv_sec - cpu0.tv_sec) + 1e-9 * double(cpu1.tv_nsec - cpu0.tv_nsec)) /
-                double(kBatch)};
-    };
+void pairedTimes(benchmark::State &state, CaseBatch caseBatch, BaseBatch baseBatch) {
     for (int i = 0; i < 2; ++i) { // first launches, pools grown to their steady size
         caseBatch();
         baseBatch();
@@ -272,13 +263,13 @@ void pairedBatches(benchmark::State &state, CaseBatch caseBatch, BaseBatch baseB
     std::vector<double> caseReal, caseCpu, baseReal, baseCpu, ratioReal, ratioCpu;
     int64_t pair = 0;
     for (auto _ : state) {
-        Times c{}, b{};
+        BatchTimes c{}, b{};
         if (pair++ % 2 == 0) {
-            c = timed(caseBatch);
-            b = timed(baseBatch);
+            c = caseBatch();
+            b = baseBatch();
         } else {
-            b = timed(baseBatch);
-            c = timed(caseBatch);
+            b = baseBatch();
+            c = caseBatch();
         }
         caseReal.push_back(c.real);
         caseCpu.push_back(c.cpu);
@@ -299,6 +290,31 @@ void pairedBatches(benchmark::State &state, CaseBatch caseBatch, BaseBatch baseB
     state.counters["base_cpu"] = median(baseCpu);
     state.counters["ratio_real"] = median(ratioReal);
     state.counters["ratio_cpu"] = median(ratioCpu);
+}
+
+// The thread's CPU time so far, in seconds.
+inline double threadCpuSeconds() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+// pairedTimes of batches of kBatch launches with their wait (caseBatch() and
+// baseBatch() return nothing), each timed by the host: real and CPU time.
+template <typename CaseBatch, typename BaseBatch>
+void pairedBatches(benchmark::State &state, CaseBatch caseBatch, BaseBatch baseBatch) {
+    auto timed = [](auto batch) {
+        return [batch]() mutable {
+            const double cpu0 = threadCpuSeconds();
+            const auto real0 = std::chrono::steady_clock::now();
+            batch();
+            const auto real1 = std::chrono::steady_clock::now();
+            const double cpu1 = threadCpuSeconds();
+            return BatchTimes{std::chrono::duration<double>(real1 - real0).count() / double(kBatch),
+                              (cpu1 - cpu0) / double(kBatch)};
+        };
+    };
+    pairedTimes(state, timed(caseBatch), timed(baseBatch));
 }
 
 // Which time of a benchmark a target applies to. Real time is what a caller
@@ -442,7 +458,7 @@ private:
     double printComparison(const Comparison &c) const {
         const char *metricName = c.metric == Metric::realTime ? "real" : "cpu";
         for (const std::string *n : {&c.name, &c.baseline}) {
-            if (n->empty())
+            if (n->empty() || (c.paired && n == &c.baseline)) // measured inside c.name
                 continue;
             if (const char *why = missing(*n)) {
                 std::printf("%-30s not measured: %s: %s\n", c.name.c_str(), n->c_str(), why);

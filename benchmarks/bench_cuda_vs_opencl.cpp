@@ -2,8 +2,9 @@
 // default) and by this project's stack (the library's compiler to SPIR-V,
 // zeModuleCreate on libze_cuda.so: the translation to PTX), run on the same
 // GPU in one process: each kernel's device time per launch (OpenCL profiling
-// events on one side, Level Zero kernel timestamps on the other), medians of
-// repetitions, each side's build time, and the outputs of both compared.
+// events on one side, Level Zero kernel timestamps on the other), the two
+// sides taking turns of kTurn launches (the ratio: the median of the turns'
+// ratios), each side's build time, and the outputs of both compared.
 // Every kernel twice: as built by default and with -cl-fast-relaxed-math.
 //
 // The cases come from suite files (kernel_suite.hpp): this project's
@@ -40,6 +41,7 @@
 
 #include "opencl_queue.hpp"
 
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -274,6 +276,24 @@ private:
     ze_event_handle_t done_ = nullptr;
 };
 
+// One side's turn in a case's timing: kTurn launches, each waited for and
+// timed by the side's own timers; the median of their device times, and the
+// host's CPU time per launch (the launch and its wait). The two sides take
+// turns (bench::pairedTimes), so that the GPU's clocks and whatever else
+// drifts while a case is timed fall on both alike; timed one after the other
+// (every repetition of ours, then every one of the platform's), two runs of
+// the same case differed twice as much (benchmarks/README.md).
+constexpr int kTurn = 8;
+bench::BatchTimes turn(Side &side) {
+    std::array<double, kTurn> device{};
+    const double cpu0 = bench::threadCpuSeconds();
+    for (double &t : device)
+        t = side.launch();
+    const double cpu1 = bench::threadCpuSeconds();
+    std::nth_element(device.begin(), device.begin() + kTurn / 2, device.end());
+    return {device[kTurn / 2], (cpu1 - cpu0) / kTurn};
+}
+
 void printDifference(const char *against, const std::string &label, size_t index,
                      const bench::suite::Difference &d) {
     std::printf("outputs %-28s buffer %zu against %-9s: %.4f%% of %zu elements differ, by %.3g "
@@ -441,19 +461,19 @@ int main(int argc, char **argv) {
             theirs->launch();
             compareOutputs(c, *ours, theirs.get(), label);
             const std::string oursName = "Ours_" + label, theirName = "OpenCL_" + label;
-            const std::pair<std::string, Side *> registered[] = {{oursName, ours.get()},
-                                                                 {theirName, theirs.get()}};
-            for (const auto &[name, side] : registered) {
-                Side *s = side;
-                benchmark::RegisterBenchmark(name.c_str(),
-                                             [s](benchmark::State &state) {
-                                                 for (auto _ : state)
-                                                     state.SetIterationTime(s->launch());
-                                             })
-                    ->UseManualTime()
-                    ->Unit(benchmark::kMicrosecond);
-            }
-            comparisons.push_back({oursName, theirName, 1.10, bench::Metric::realTime, false, tag});
+            Side *o = ours.get(), *t = theirs.get();
+            benchmark::RegisterBenchmark(oursName.c_str(),
+                                         [o, t](benchmark::State &state) {
+                                             bench::pairedTimes(
+                                                 state, [o] { return turn(*o); },
+                                                 [t] { return turn(*t); });
+                                         })
+                ->UseRealTime()
+                ->Unit(benchmark::kMicrosecond);
+            bench::Comparison compared =
+                bench::paired(oursName, theirName, 1.10, bench::Metric::realTime);
+            compared.group = tag;
+            comparisons.push_back(compared);
             sides.push_back(std::move(ours));
             sides.push_back(std::move(theirs));
         }
