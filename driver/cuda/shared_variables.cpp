@@ -12,18 +12,20 @@ namespace {
 
 constexpr unsigned kLocal = 3;
 
-// Whether every use of `value` (through constant expressions) is an
-// instruction of `function`.
-bool usedOnlyIn(const llvm::Value &value, const llvm::Function &function) {
+// Where a value is used (through constant expressions): by instructions of
+// one function, and anywhere else.
+struct Uses {
+    bool here = false, elsewhere = false;
+};
+void findUses(const llvm::Value &value, const llvm::Function &function, Uses &uses) {
     for (const llvm::User *user : value.users()) {
-        if (const auto *instruction = llvm::dyn_cast<llvm::Instruction>(user)) {
-            if (instruction->getFunction() != &function)
-                return false;
-        } else if (!llvm::isa<llvm::ConstantExpr>(user) || !usedOnlyIn(*user, function)) {
-            return false;
-        }
+        if (const auto *instruction = llvm::dyn_cast<llvm::Instruction>(user))
+            (instruction->getFunction() == &function ? uses.here : uses.elsewhere) = true;
+        else if (llvm::isa<llvm::ConstantExpr>(user))
+            findUses(*user, function, uses);
+        else
+            uses.elsewhere = true; // another global's initializer
     }
-    return !value.use_empty();
 }
 
 } // namespace
@@ -50,14 +52,23 @@ uint64_t placeSharedVariables(llvm::Function &kernel) {
         return 0;
     llvm::Module &module = *kernel.getParent();
     const llvm::DataLayout &layout = module.getDataLayout();
+    // Every variable the kernel uses counts towards the limit (the
+    // translation's own too, such as the work-group functions' scratch);
+    // those only it uses can move.
     std::vector<llvm::GlobalVariable *> own;
-    uint64_t total = 0;
-    for (llvm::GlobalVariable &g : module.globals())
-        if (g.getAddressSpace() == kLocal && !g.isDeclaration() && usedOnlyIn(g, kernel)) {
+    uint64_t used = 0;
+    for (llvm::GlobalVariable &g : module.globals()) {
+        if (g.getAddressSpace() != kLocal || g.isDeclaration())
+            continue;
+        Uses uses;
+        findUses(g, kernel, uses);
+        if (!uses.here)
+            continue;
+        used += layout.getTypeAllocSize(g.getValueType());
+        if (!uses.elsewhere)
             own.push_back(&g);
-            total += layout.getTypeAllocSize(g.getValueType());
-        }
-    if (total <= kStaticSharedLimit)
+    }
+    if (used <= kStaticSharedLimit || own.empty())
         return 0;
     llvm::LLVMContext &context = module.getContext();
     llvm::Type *i8 = llvm::Type::getInt8Ty(context);

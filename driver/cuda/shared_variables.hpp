@@ -2,8 +2,8 @@
 // ptxas refuses a function with more than 48 KiB of static shared memory
 // ("uses too much shared data"), while a block may have up to the device's
 // opt-in limit (227 KiB on an H100) as dynamic shared memory. When the
-// variables only one kernel uses come to more than that, the translation
-// places them at the start of the launch's dynamic shared memory instead
+// variables a kernel uses come to more than that, the translation places
+// those only it uses at the start of the launch's dynamic shared memory instead
 // (the kernel's __local arguments follow them) and records their size in a
 // global of the module (sharedVariablesName), which the driver reads when it
 // creates the kernel and adds to each launch's dynamic shared memory
@@ -28,10 +28,11 @@ constexpr const char *kDynamicShared = "__ze_cuda_dynamic_shared";
 llvm::GlobalVariable &dynamicSharedMemory(llvm::Module &module);
 
 // For a kernel (SPIR conventions, before its parameters are rewritten): if
-// the __local variables only it uses exceed kStaticSharedLimit, replaces
-// each with its place in the dynamic shared memory and adds the global
-// sharedVariablesName names (ptx_translator.hpp). Returns the bytes placed, a multiple of 16 (0:
-// none), where the kernel's __local arguments begin.
+// the __local variables it uses come to more than kStaticSharedLimit,
+// replaces each that only it uses with its place in the dynamic shared
+// memory and adds the global sharedVariablesName names (ptx_translator.hpp).
+// Returns the bytes placed, a multiple of 16 (0: none), where the kernel's
+// __local arguments begin.
 uint64_t placeSharedVariables(llvm::Function &kernel);
 
 } // namespace ze_cuda

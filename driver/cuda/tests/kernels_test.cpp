@@ -115,6 +115,29 @@ TEST_F(CudaKernels, LocalMemoryBeyondWhatEveryLaunchGets) {
     }
 }
 
+// A kernel's own 44 KiB array and the work-group functions' 8 KiB scratch,
+// which another kernel of the module shares, are more than ptxas lets a
+// kernel declare: the translation moves the array, and both the reversal
+// through it and the group's sum come out right.
+TEST_F(CudaKernels, OwnLocalArrayBesideTheWorkGroupFunctionsScratch) {
+    constexpr uint32_t words = 11264, group = 1024, groups = 4; // large_local.cl's OWN_44K
+    std::vector<int> in = values(size_t(words) * groups, 8);
+    int *din = deviceWith(in), *dout = device<int>(in.size()), *dsums = device<int>(groups);
+    void *pin = din, *pout = dout, *psums = dsums;
+    ze_kernel_handle_t k = kernel(cudaModule("large_local"), "reverse_and_sum", group);
+    ASSERT_ZE_SUCCESS(setArgs(k, {pointer(pin), pointer(pout), pointer(psums)}));
+    ASSERT_ZE_SUCCESS(launch(list_, k, {groups, 1, 1}));
+    std::vector<int> out = read(dout, in.size()), sums = read(dsums, groups);
+    for (size_t g = 0; g < groups; ++g) {
+        int sum = 0;
+        for (size_t i = 0; i < words; ++i) {
+            sum += in[g * words + i];
+            ASSERT_EQ(out[g * words + i], in[g * words + words - 1 - i]) << g << ", " << i;
+        }
+        EXPECT_EQ(sums[g], sum) << g;
+    }
+}
+
 // Scalars of every width, a vector, a double and a struct with padding, by
 // value: each lands where the kernel's parameter layout says.
 TEST_F(CudaKernels, ArgumentsByValue) {

@@ -580,6 +580,15 @@ TEST(PtxTranslation, LocalVariablesOverPtxasLimitMoveToDynamicSharedMemory) {
         << kept;
     EXPECT_EQ(count(ptx, ze_cuda::sharedVariablesName("reverse_through_32k_own")), 0u);
     EXPECT_EQ(count(ptx, ze_cuda::sharedVariablesName("reverse_through_local")), 0u);
+    // 44 KiB of its own and the work-group functions' scratch, which another
+    // kernel shares: the own array moves, the scratch stays.
+    const std::string summed = entryOf(ptx, "reverse_and_sum");
+    EXPECT_EQ(count(summed, "reverse_and_sum_$_own"), 0u) << summed;
+    EXPECT_EQ(count(ptx, ".global .align 4 .u32 " +
+                             ze_cuda::sharedVariablesName("reverse_and_sum") + " = 45056;"),
+              1u)
+        << ptx;
+    EXPECT_EQ(count(ptx, ze_cuda::sharedVariablesName("group_sum")), 0u);
 }
 
 // Indices of one sum but for a constant share one address
