@@ -74,8 +74,9 @@ struct KernelNative {
     // the dynamic shared memory, before the __local arguments
     // (shared_variables.hpp).
     uint32_t sharedVariables = 0;
-    // The dynamic shared memory (the __local arguments) a launch may have
-    // now: what every launch gets, raised when a launch needs more (queue.cpp).
+    // The dynamic shared memory (the placed variables and the __local
+    // arguments) a launch may have now: what every launch gets, raised when
+    // a launch needs more (queue.cpp).
     std::atomic<uint32_t> dynamicShared{0};
     bool prints = false;       // its module calls vprintf
 };

@@ -130,7 +130,8 @@ void backend::kernelMemory(const Kernel &kernel, uint32_t *local, uint32_t *priv
     int bytes = 0;
     cuda().cuFuncGetAttribute(&bytes, ze_cuda::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES,
                               kernel.native().function);
-    *local = kernel.native().staticShared;
+    // The translation's placed variables are the kernel's own too (shared_variables.hpp).
+    *local = kernel.native().staticShared + kernel.native().sharedVariables;
     *priv = static_cast<uint32_t>(bytes);
 }
 

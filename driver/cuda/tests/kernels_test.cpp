@@ -104,6 +104,10 @@ TEST_F(CudaKernels, LocalMemoryBeyondWhatEveryLaunchGets) {
     run(argument, allWords, size_t(allWords) * sizeof(int));
     run(argument, 2048, 2048 * sizeof(int));
     for (auto [k, ownWords] : {std::pair{own64k, 16384u}, std::pair{own32k, 8192u}}) {
+        // Its own local memory, moved or not.
+        ze_kernel_properties_t properties = {ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
+        ASSERT_ZE_SUCCESS(zeKernelGetProperties(k, &properties));
+        EXPECT_EQ(properties.localMemSize, ownWords * sizeof(int));
         const size_t restBytes = size_t(allWords - ownWords) * sizeof(int);
         run(k, allWords, restBytes);
         void *unused = device<int>(1);
