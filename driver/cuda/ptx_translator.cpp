@@ -89,10 +89,10 @@ const llvm::Target *nvptxTarget(std::string *error) {
 // 64-bit byte offset into the dynamic shared memory, which the launch sizes
 // to hold them all (the argument's pointer is rebuilt from the offset at the
 // kernel's entry, after the kernel's own variables where those were placed
-// there: shared_variables.hpp), and three 32-bit parameters follow the arguments: the
-// launch's global offset, which the kernel's entry stores where
-// get_global_offset finds it (globalOffsetBuiltins). Other arguments and the
-// body move to the new function unchanged.
+// there: shared_variables.hpp), and three 32-bit parameters follow the
+// arguments: the launch's global offset, which the kernel's entry stores
+// where get_global_offset finds it (globalOffsetBuiltins). Other arguments
+// and the body move to the new function unchanged.
 void kernelParameters(llvm::Module &module) {
     std::vector<llvm::Function *> kernels;
     for (llvm::Function &f : module)
