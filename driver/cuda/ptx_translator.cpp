@@ -6,6 +6,7 @@
 #include "index_offsets.hpp"
 #include "inline_program.hpp"
 #include "libdevice_math.hpp"
+#include "loop_versioning.hpp"
 #include "missing_builtins.hpp"
 #include "native_math.hpp"
 #include "opencl_division.hpp"
@@ -453,6 +454,7 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
     llvm::CGSCCAnalysisManager sccs;
     llvm::ModuleAnalysisManager modules;
     llvm::PassBuilder builder(&machine);
+    addLoopVersioning(builder);
     addUnrollHints(builder); // first: its peephole pass drops marks the unswitching reads
     addUniformUnswitch(builder);
     imex_l0::compiler::addBitSelect(builder);

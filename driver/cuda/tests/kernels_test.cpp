@@ -840,6 +840,54 @@ TEST_F(CudaKernels, UnrolledSearchesStopWhereTheLoopStops) {
     }
 }
 
+// Loops updating one address every iteration run as two versions
+// (loop_versioning.hpp): with tmp and y apart, the one that keeps both sums
+// in registers; with tmp and y the same buffer, where both sums go to one
+// word, the one as written. Every work-item's result against the host's
+// (the sums in the kernel's order, each product added with one rounding).
+TEST_F(CudaKernels, VersionedLoopsFollowTheirBuffers) {
+    constexpr int n = 96, rows = 256;
+    std::vector<float> a(size_t(n) * rows), b(a.size()), x(n), start(rows);
+    for (size_t p = 0; p < a.size(); ++p) {
+        a[p] = float(testValue(uint32_t(p), 31) % 200) * 0.01f - 1.0f;
+        b[p] = float(testValue(uint32_t(p), 32) % 200) * 0.01f;
+    }
+    for (int j = 0; j < n; ++j)
+        x[size_t(j)] = float(testValue(uint32_t(j), 33) % 100) * 0.02f;
+    for (int i = 0; i < rows; ++i)
+        start[size_t(i)] = float(i % 7) - 3.0f;
+    const float alpha = 1.5f, beta = -0.75f;
+    float *da = deviceWith(a), *db = deviceWith(b), *dx = deviceWith(x);
+    ze_module_handle_t m = cudaModule("loop_versioning");
+    ze_kernel_handle_t k = kernel(m, "row_sums", 64);
+    auto run = [&](float *y, float *tmp) {
+        void *pa = da, *pb = db, *px = dx, *py = y, *pt = tmp;
+        EXPECT_ZE_SUCCESS(setArgs(k, {pointer(pa), pointer(pb), pointer(px), pointer(py),
+                                      pointer(pt), byValue(alpha), byValue(beta), byValue(n)}));
+        EXPECT_ZE_SUCCESS(launch(list_, k, {rows / 64, 1, 1}));
+    };
+
+    float *y = deviceWith(start), *tmp = deviceWith(start);
+    run(y, tmp);
+    const std::vector<float> gotY = read(y, rows), gotTmp = read(tmp, rows);
+    float *same = deviceWith(start);
+    run(same, same);
+    const std::vector<float> gotSame = read(same, rows);
+    for (int i = 0; i < rows; ++i) {
+        float t = start[size_t(i)], u = start[size_t(i)], w = start[size_t(i)];
+        for (int j = 0; j < n; ++j) {
+            const size_t p = size_t(i) * n + size_t(j);
+            t = std::fma(a[p], x[size_t(j)], t);
+            u = std::fma(b[p], x[size_t(j)], u);
+            w = std::fma(b[p], x[size_t(j)], std::fma(a[p], x[size_t(j)], w));
+        }
+        const float apart = alpha * t + beta * u, together = alpha * w + beta * w;
+        ASSERT_NEAR(gotTmp[size_t(i)], t, 1e-4f * std::max(1.0f, std::fabs(t))) << i;
+        ASSERT_NEAR(gotY[size_t(i)], apart, 1e-4f * std::max(1.0f, std::fabs(apart))) << i;
+        ASSERT_NEAR(gotSame[size_t(i)], together, 1e-4f * std::max(1.0f, std::fabs(together))) << i;
+    }
+}
+
 // Vectors read in part through an index (vector_loads.hpp: loaded whole):
 // the elements used, from the right vectors.
 TEST_F(CudaKernels, GatheredVectorElements) {

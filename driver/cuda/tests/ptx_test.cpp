@@ -295,18 +295,42 @@ TEST(PtxTranslation, ConstantTripCountsAreUnrolledAsNvidiaDoes) {
     EXPECT_LT(count(entryOf(ptx, "constant_trips_16"), "0f3EC00000"), 80u) << ptx;
 }
 
-// The loops of a kernel's PTX: its branches to a label above them.
-size_t loops(const std::string &entry) {
-    size_t n = 0;
+// The loops of a kernel's PTX, each from its label to the branch back to it.
+std::vector<std::string> loopBodies(const std::string &entry) {
+    std::vector<std::string> bodies;
     for (size_t at = entry.find(" bra"); at != std::string::npos; at = entry.find(" bra", at + 1)) {
         const size_t label = entry.find("$L__", at);
         const size_t end = entry.find(';', label);
         if (label == std::string::npos || end == std::string::npos)
             break;
         const size_t defined = entry.find("\n" + entry.substr(label, end - label) + ":");
-        n += defined != std::string::npos && defined < at;
+        if (defined != std::string::npos && defined < at)
+            bodies.push_back(entry.substr(defined, at - defined));
     }
-    return n;
+    return bodies;
+}
+
+size_t loops(const std::string &entry) {
+    return loopBodies(entry).size();
+}
+
+// A loop adding into tmp[i] and y[i] every iteration through pointers that
+// may alias the others becomes two loops, chosen by the pointers' ranges
+// (loop_versioning.hpp): one as written, one with the sums in registers and
+// no store; a loop whose store is conditional stays one version, without a
+// range check.
+TEST(PtxTranslation, LoopsUpdatingOneAddressKeepItInARegister) {
+    const std::string ptx = translatedTestKernel("/loop_versioning.spv");
+    const std::vector<std::string> sums = loopBodies(entryOf(ptx, "row_sums"));
+    ASSERT_EQ(sums.size(), 2u) << ptx;
+    const size_t storing = count(sums[0], "st.global") > 0 ? 0 : 1;
+    EXPECT_EQ(count(sums[storing], "st.global.f32"), 2u) << sums[storing];
+    EXPECT_EQ(count(sums[1 - storing], "st.global"), 0u) << sums[1 - storing];
+    EXPECT_EQ(count(sums[1 - storing], "fma.rn.f32"), 2u) << sums[1 - storing];
+    // The range checks compare addresses (12 for row_sums' five pointers).
+    EXPECT_GT(count(entryOf(ptx, "row_sums"), "setp.lt.u64"), 0u) << ptx;
+    const std::string match = entryOf(ptx, "last_match");
+    EXPECT_EQ(count(match, "setp.lt.u64"), 0u) << match;
 }
 
 // A short search through memory, a counted exit and an exit on the value
