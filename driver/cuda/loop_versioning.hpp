@@ -14,9 +14,13 @@
 // innermost loop that stores to a loop-invariant address in a block every
 // iteration runs: there the motion can take the store out of the loop. A
 // loop whose stores are conditional (SHOC's MD5 search storing what it found)
-// would gain nothing and double its code. It runs late in the simplification
-// loop pipeline, before the unrolling (unroll_hints.hpp), so that the
-// unrolled copies of an iteration share the register.
+// would gain nothing and double its code; one that calls something
+// convergent stays one loop, since each work-item picks its version. The
+// range checks compare addresses, so aliasing buffers of any kind, also two
+// arguments that are the same buffer, take the loop as written. It runs late
+// in the simplification loop pipeline, before the unrolling
+// (unroll_hints.hpp), so that the unrolled copies of an iteration share the
+// register.
 #pragma once
 
 #include <llvm/Analysis/LoopAnalysisManager.h>

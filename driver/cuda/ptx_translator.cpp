@@ -454,8 +454,9 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
     llvm::CGSCCAnalysisManager sccs;
     llvm::ModuleAnalysisManager modules;
     llvm::PassBuilder builder(&machine);
-    addLoopVersioning(builder);
-    addUnrollHints(builder); // first: its peephole pass drops marks the unswitching reads
+    addLoopVersioning(builder); // before the unroll hints: a loop is versioned, then unrolled
+    // Before the unswitching: its peephole pass drops marks the unswitching reads.
+    addUnrollHints(builder);
     addUniformUnswitch(builder);
     imex_l0::compiler::addBitSelect(builder);
     addVectorLoads(builder);
