@@ -17,7 +17,7 @@ namespace {
 // all of them at one call.
 bool updatesOneAddressEveryIteration(const llvm::Loop &loop, const llvm::DominatorTree &tree) {
     const llvm::BasicBlock *latch = loop.getLoopLatch();
-    if (!latch || !loop.isInnermost() || bodySize(loop) == 0)
+    if (!latch || !loop.isInnermost())
         return false;
     for (const llvm::BasicBlock *block : loop.blocks()) {
         if (!tree.dominates(block, latch))
@@ -25,7 +25,7 @@ bool updatesOneAddressEveryIteration(const llvm::Loop &loop, const llvm::Dominat
         for (const llvm::Instruction &instruction : *block) {
             const auto *store = llvm::dyn_cast<llvm::StoreInst>(&instruction);
             if (store && store->isSimple() && loop.isLoopInvariant(store->getPointerOperand()))
-                return true;
+                return bodySize(loop) != 0; // walks the whole loop: only for a candidate
         }
     }
     return false;

@@ -321,14 +321,15 @@ size_t loops(const std::string &entry) {
 // range check.
 TEST(PtxTranslation, LoopsUpdatingOneAddressKeepItInARegister) {
     const std::string ptx = translatedTestKernel("/loop_versioning.spv");
-    const std::vector<std::string> sums = loopBodies(entryOf(ptx, "row_sums"));
-    ASSERT_EQ(sums.size(), 2u) << ptx;
+    const std::string rowSums = entryOf(ptx, "row_sums");
+    const std::vector<std::string> sums = loopBodies(rowSums);
+    ASSERT_EQ(sums.size(), 2u) << rowSums;
     const size_t storing = count(sums[0], "st.global") > 0 ? 0 : 1;
     EXPECT_EQ(count(sums[storing], "st.global.f32"), 2u) << sums[storing];
     EXPECT_EQ(count(sums[1 - storing], "st.global"), 0u) << sums[1 - storing];
     EXPECT_EQ(count(sums[1 - storing], "fma.rn.f32"), 2u) << sums[1 - storing];
     // The range checks compare addresses (12 for row_sums' five pointers).
-    EXPECT_GT(count(entryOf(ptx, "row_sums"), "setp.lt.u64"), 0u) << ptx;
+    EXPECT_GT(count(rowSums, "setp.lt.u64"), 0u) << rowSums;
     const std::string match = entryOf(ptx, "last_match");
     EXPECT_EQ(count(match, "setp.lt.u64"), 0u) << match;
 }
