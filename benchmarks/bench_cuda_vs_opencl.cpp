@@ -9,8 +9,9 @@
 //
 // The cases come from suite files (kernel_suite.hpp): this project's
 // kernels/math/cases.txt (option pricing, an n-body step, Mandelbrot, a chain
-// of transcendental functions, and the memory-bound triad as the control),
-// or those BENCH_KERNEL_SUITE names (a:b), such as a suite of public
+// of transcendental functions, and the memory-bound triad as the control)
+// and kernels/math/builtins.txt (OpenCL C's builtins family by family), or
+// those BENCH_KERNEL_SUITE names (a:b), such as a suite of public
 // projects' kernels. Other variables:
 //   BENCH_OPENCL_PLATFORM    a part of the platform's name (NVIDIA);
 //   ZE_ENABLE_ALT_DRIVERS    the Level Zero driver (libze_cuda.so): with
@@ -350,11 +351,13 @@ void compareOutputs(const Case &c, Side &ours, Side *theirs, const std::string &
 }
 
 // The suites to run: BENCH_KERNEL_SUITE, files separated by ':', or this
-// project's kernels (kernels/math/cases.txt); only the case named `only`
-// if not empty.
+// project's kernels (kernels/math/cases.txt and the builtins' families,
+// builtins.txt); only the case named `only` if not empty.
 std::vector<Case> suiteCases(const std::string &only) {
     const char *given = std::getenv("BENCH_KERNEL_SUITE");
-    std::string list = given ? given : IMEX_BENCH_MATH_KERNELS_DIR "/cases.txt";
+    std::string list = given ? given
+                             : IMEX_BENCH_MATH_KERNELS_DIR "/cases.txt:" IMEX_BENCH_MATH_KERNELS_DIR
+                                                           "/builtins.txt";
     std::vector<Case> all;
     size_t begin = 0;
     while (begin <= list.size()) {

@@ -277,7 +277,8 @@ run)
         [ -w /etc/OpenCL/vendors ] && echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
         local suite=(env)
         if [ -f "$OUT_DIR/kernel_suite/suite.txt" ]; then
-            suite+=(BENCH_KERNEL_SUITE="$here/benchmarks/kernels/math/cases.txt:$here/$OUT_DIR/kernel_suite/suite.txt"
+            local math="$here/benchmarks/kernels/math"
+            suite+=(BENCH_KERNEL_SUITE="$math/cases.txt:$math/builtins.txt:$here/$OUT_DIR/kernel_suite/suite.txt"
                 BENCH_REFERENCE_OUTPUTS="$here/$OUT_DIR/kernel_suite/reference")
         fi
         # Build times without CUDA's cache of compiled programs (both sides').

@@ -364,6 +364,7 @@ bool linkLibclc(llvm::Module &module, std::string *log) {
     }
     (*lazy)->setDataLayout(module.getDataLayout());
     (*lazy)->setTargetTriple(module.getTargetTriple());
+    genericPointerOverloads(module, **lazy);
     if (llvm::Linker::linkModules(module, std::move(*lazy), llvm::Linker::LinkOnlyNeeded)) {
         *log += "PTX translation: linking libclc failed\n";
         return false;
@@ -533,7 +534,10 @@ ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &
     addFastMathFlags(*module, math);
     markOpenClDivisions(*module, math);
     printfAsVprintf(*module);
-    genericAddressAtomics(*module);
+    missingAtomics(*module);
+    highHalfProducts(*module);
+    countTrailingZeros(*module);
+    addressSpaceQueries(*module);
     fullWidthMul24(*module);
     minMaxClamp(*module);
     defineNativeMath(*module, math.unsafe || !math.correctlyRoundedDivide);

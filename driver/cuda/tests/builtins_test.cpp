@@ -2,8 +2,10 @@
 // lacking them or defining them as what LLVM 15's NVPTX backend cannot
 // compile: the work-group functions on every type, the native_* and half_*
 // math builtins on the GPU's approximate instructions, each checked against
-// the host within what OpenCL allows, and the image builtins' packed
-// layouts. Without an NVIDIA GPU every test says it skipped.
+// the host within what OpenCL allows, the image builtins' packed layouts,
+// and what libclc-15 lacks (mad_hi, ctz, 64-bit atomics, the address space
+// queries, builtins writing through generic pointers, wait_group_events). Without an NVIDIA GPU
+// every test says it skipped.
 #include "cuda_test.hpp"
 
 #include <algorithm>
@@ -452,6 +454,206 @@ template <class T> void CudaBuiltins::checkPrecise(const char *kernelName) {
 TEST_F(CudaBuiltins, PreciseMathWithinOpenClsLimits) {
     checkPrecise<float>("precise_float");
     checkPrecise<double>("precise_double");
+}
+
+// ---- builtins libclc-15 lacks (missing_builtins.cl, OpenCL C 2.0)
+
+int32_t highInt(int32_t x, int32_t y) {
+    return int32_t((int64_t(x) * y) >> 32);
+}
+uint32_t highUint(uint32_t x, uint32_t y) {
+    return uint32_t((uint64_t(x) * y) >> 32);
+}
+template <class T> T trailingZeros(T x) {
+    T n = 0;
+    for (; n < T(8 * sizeof(T)) && !((x >> n) & 1); ++n) {
+    }
+    return n;
+}
+
+TEST_F(CudaBuiltins, MadHiAndCtzOnEveryWidth) {
+    constexpr uint32_t n = 256;
+    std::vector<int32_t> a(n);
+    std::vector<int64_t> la(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        a[i] = int32_t(i * 2654435761u);
+        la[i] = int64_t(i * 0x9E3779B97F4A7C15ull);
+    }
+    a[5] = INT32_MIN;
+    a[6] = -1;
+    la[7] = INT64_MIN;
+    la[8] = int64_t(1) << 40;
+    int32_t *out = device<int32_t>(8 * n);
+    int64_t *lout = device<int64_t>(4 * n);
+    void *pa = deviceWith(a), *pla = deviceWith(la), *pout = out, *plout = lout;
+    ze_kernel_handle_t k = kernel(cudaModule("missing_builtins"), "integer_extras", 64);
+    ASSERT_ZE_SUCCESS(setArgs(k, {pointer(pa), pointer(pla), pointer(pout), pointer(plout)}));
+    ASSERT_ZE_SUCCESS(launch(list_, k, {n / 64, 1, 1}));
+    std::vector<int32_t> got = read(out, 8 * n);
+    std::vector<int64_t> lgot = read(lout, 4 * n);
+    for (uint32_t i = 0; i < n; ++i) {
+        const int32_t x = a[i], y = a[i ^ 1];
+        const uint32_t ux = uint32_t(x), uy = uint32_t(y);
+        const int32_t vector =
+            int32_t(uint32_t(highInt(x, y)) + 1) ^ int32_t(uint32_t(highInt(y, x)) + 2) ^
+            int32_t(uint32_t(highInt(x, 3)) + 3) ^ int32_t(uint32_t(highInt(y, -3)) + 4);
+        const int32_t want[6] = {
+            int32_t(uint32_t(highInt(x, y)) + 7u),
+            int32_t(highUint(ux, uy) + 7u),
+            int32_t(trailingZeros(ux)),
+            int32_t(trailingZeros(uint16_t(uy))),
+            vector,
+            int32_t(trailingZeros(ux) * 100 + trailingZeros(ux & 0xffff0000u))};
+        for (int r = 0; r < 6; ++r)
+            ASSERT_EQ(got[8 * i + r], want[r]) << "result " << r << " of " << x << ", " << y;
+        const uint64_t u = uint64_t(la[i]), w = uint64_t(la[i ^ 1]);
+        const __int128 product = __int128(la[i]) * la[i ^ 1];
+        const unsigned __int128 uproduct = (unsigned __int128)u * w;
+        const int64_t lwant[4] = {int64_t(uint64_t(product >> 64) + 5),
+                                  int64_t(uint64_t(uproduct >> 64) + 5), int64_t(trailingZeros(u)),
+                                  int64_t(trailingZeros(u & 0xffffffff00000000ull))};
+        for (int r = 0; r < 4; ++r)
+            ASSERT_EQ(lgot[4 * i + r], lwant[r])
+                << "64-bit result " << r << " of " << la[i] << ", " << la[i ^ 1];
+    }
+}
+
+// Every work-item's value into six global totals and its group's local sum;
+// atomic loads of floats and doubles, a -0.0 among them, leave memory and
+// the sign as they were.
+TEST_F(CudaBuiltins, SixtyFourBitAtomicsAndAtomicLoadsOfFloats) {
+    constexpr uint32_t n = 1024, group = 64;
+    std::vector<int64_t> values(n);
+    std::vector<float> f(n);
+    std::vector<double> d(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        values[i] = int64_t(i * 0x9E3779B97F4A7C15ull) >> 3;
+        f[i] = float(i) * 0.25f - 7.0f;
+        d[i] = double(i) * 1e10 - 3e12;
+    }
+    f[3] = -0.0f;
+    d[5] = -0.0;
+    const std::vector<int64_t> initial = {0, INT64_MAX, INT64_MIN, 0, 0, 0};
+    int64_t *totals = deviceWith(initial);
+    int64_t *groups = device<int64_t>(n / group);
+    float *df = deviceWith(f), *fout = device<float>(n);
+    double *dd = deviceWith(d), *dout = device<double>(n);
+    void *pv = deviceWith(values), *pt = totals, *pg = groups, *pf = df, *pd = dd, *pfo = fout,
+         *pdo = dout;
+    ze_kernel_handle_t k = kernel(cudaModule("missing_builtins"), "long_atomics", group);
+    ASSERT_ZE_SUCCESS(setArgs(k, {pointer(pv), pointer(pt), pointer(pg), pointer(pf), pointer(pd),
+                                  pointer(pfo), pointer(pdo)}));
+    ASSERT_ZE_SUCCESS(launch(list_, k, {n / group, 1, 1}));
+    uint64_t sum = 0, bits = 0;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    std::vector<uint64_t> groupSums(n / group, 0);
+    for (uint32_t i = 0; i < n; ++i) {
+        sum += uint64_t(values[i]);
+        bits ^= uint64_t(values[i]);
+        lo = std::min(lo, values[i]);
+        hi = std::max(hi, values[i]);
+        groupSums[i / group] += uint64_t(values[i]);
+    }
+    const std::vector<int64_t> want = {int64_t(sum),  lo,         hi,
+                                       int64_t(bits), int64_t(n), int64_t(sum)};
+    EXPECT_EQ(read(totals, want.size()), want);
+    std::vector<int64_t> gotGroups = read(groups, n / group);
+    for (uint32_t g = 0; g < n / group; ++g)
+        EXPECT_EQ(uint64_t(gotGroups[g]), groupSums[g]) << "group " << g;
+    const std::vector<float> loadedF = read(fout, n), keptF = read(df, n);
+    const std::vector<double> loadedD = read(dout, n), keptD = read(dd, n);
+    for (uint32_t i = 0; i < n; ++i) {
+        ASSERT_EQ(std::memcmp(&loadedF[i], &f[i], sizeof(float)), 0)
+            << "float " << i << ": " << loadedF[i];
+        ASSERT_EQ(std::memcmp(&keptF[i], &f[i], sizeof(float)), 0) << "float " << i << " in memory";
+        ASSERT_EQ(std::memcmp(&loadedD[i], &d[i], sizeof(double)), 0)
+            << "double " << i << ": " << loadedD[i];
+        ASSERT_EQ(std::memcmp(&keptD[i], &d[i], sizeof(double)), 0)
+            << "double " << i << " in memory";
+    }
+}
+
+// Generic pointers to global, local and private memory by turns: what
+// to_global, to_local, to_private and get_fence make of each.
+TEST_F(CudaBuiltins, AddressSpaceQueriesOnGenericPointers) {
+    constexpr uint32_t n = 192;
+    std::vector<int32_t> spaces(n);
+    for (uint32_t i = 0; i < n; ++i)
+        spaces[i] = int32_t(i % 3);
+    int32_t *g = deviceWith(std::vector<int32_t>(n, -1));
+    int32_t *out = device<int32_t>(4 * n);
+    void *ps = deviceWith(spaces), *pg = g, *pout = out;
+    ze_kernel_handle_t k = kernel(cudaModule("missing_builtins"), "address_spaces", 64);
+    ASSERT_ZE_SUCCESS(setArgs(k, {pointer(ps), pointer(pg), pointer(pout)}));
+    ASSERT_ZE_SUCCESS(launch(list_, k, {n / 64, 1, 1}));
+    std::vector<int32_t> got = read(out, 4 * n), written = read(g, n);
+    constexpr int kLocalFence = 1, kGlobalFence = 2;
+    for (uint32_t i = 0; i < n; ++i) {
+        const int32_t space = spaces[i]; // global, local, private
+        const int32_t want[4] = {space == 0, space == 1, space == 2,
+                                 space == 0   ? kGlobalFence
+                                 : space == 1 ? kLocalFence
+                                              : 1};
+        for (int r = 0; r < 4; ++r)
+            ASSERT_EQ(got[4 * i + r], want[r]) << "result " << r << " of work-item " << i;
+        EXPECT_EQ(written[i], space == 0 ? int32_t(i) + 1000 : -1) << i;
+    }
+}
+
+// fract, frexp, modf, remquo, lgamma_r and sincos with their second result
+// in local or private memory, and vstore_half: each against the host's.
+TEST_F(CudaBuiltins, MathBuiltinsWritingThroughGenericPointers) {
+    constexpr uint32_t n = 320;
+    std::vector<float> x(n);
+    for (uint32_t i = 0; i < n; ++i)
+        x[i] = float(2 * i + 1) / 16.0f - 10.0f; // exact in half precision
+    float *out = device<float>(8 * n);
+    int32_t *iout = device<int32_t>(4 * n);
+    uint16_t *h = device<uint16_t>(n);
+    void *px = deviceWith(x), *pout = out, *piout = iout, *ph = h;
+    ze_kernel_handle_t k = kernel(cudaModule("missing_builtins"), "pointer_results", 64);
+    ASSERT_ZE_SUCCESS(setArgs(k, {pointer(px), pointer(pout), pointer(piout), pointer(ph)}));
+    ASSERT_ZE_SUCCESS(launch(list_, k, {n / 64, 1, 1}));
+    std::vector<float> got = read(out, 8 * n);
+    std::vector<int32_t> igot = read(iout, 4 * n);
+    for (uint32_t i = 0; i < n; ++i) {
+        SCOPED_TRACE("x = " + std::to_string(x[i]));
+        const float v = x[i];
+        const float *r = &got[8 * i];
+        const int32_t *ir = &igot[4 * i];
+        EXPECT_EQ(r[0], v - std::floor(v));
+        EXPECT_EQ(r[1], std::floor(v));
+        int e = 0;
+        EXPECT_EQ(r[2], std::frexp(v, &e));
+        EXPECT_EQ(ir[0], e);
+        float integral = 0;
+        EXPECT_EQ(r[3], std::modf(v, &integral));
+        EXPECT_EQ(r[4], integral);
+        const float remainder = std::remainder(v, 0.75f);
+        EXPECT_EQ(r[5], remainder);
+        EXPECT_EQ(ir[1], int32_t(std::llround((double(v) - remainder) / 0.75)));
+        EXPECT_NEAR(r[6], std::lgamma(double(v)), 1e-5 * (1 + std::fabs(std::lgamma(double(v)))));
+        EXPECT_EQ(ir[2], std::tgamma(double(v)) < 0 ? -1 : 1);
+        EXPECT_NEAR(r[7], std::sin(double(v)) + 4 * std::cos(double(v)), 1e-5);
+        EXPECT_EQ(ir[3], 1) << "vstore_half then vload_half";
+    }
+}
+
+// async_work_group_copy into local memory, then wait_group_events: every
+// work-item reads what another one's copy brought.
+TEST_F(CudaBuiltins, AsyncCopiesAreWaitedFor) {
+    constexpr uint32_t n = 1024;
+    std::vector<float> src(n);
+    for (uint32_t i = 0; i < n; ++i)
+        src[i] = float(i) * 0.5f + 1.0f;
+    float *dst = device<float>(n);
+    void *ps = deviceWith(src), *pd = dst;
+    ze_kernel_handle_t k = kernel(cudaModule("missing_builtins"), "async_copy", 64);
+    ASSERT_ZE_SUCCESS(setArgs(k, {pointer(ps), pointer(pd)}));
+    ASSERT_ZE_SUCCESS(launch(list_, k, {n / 64, 1, 1}));
+    std::vector<float> got = read(dst, n);
+    for (uint32_t i = 0; i < n; ++i)
+        ASSERT_EQ(got[i], 2.0f * src[i / 64 * 64 + 63 - i % 64]) << i;
 }
 
 // The float4 forms, built lane by lane.

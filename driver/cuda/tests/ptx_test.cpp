@@ -224,6 +224,29 @@ TEST(PtxTranslation, IntegerClampIsAMaxAndAMin) {
     EXPECT_EQ(entry.find("selp"), std::string::npos) << entry;
 }
 
+// What libclc-15 lacks (missing_builtins.hpp) becomes the GPU's own
+// instructions: 64-bit atomics on global and local memory, mul.hi for
+// mad_hi, the address space tests and conversions; the builtins taking a
+// generic pointer are libclc's private ones; nothing is left to call.
+TEST(PtxTranslation, BuiltinsLibclcLacksAreTheGpusInstructions) {
+    const std::string ptx = translatedTestKernel("/missing_builtins.spv");
+    const std::string atomics = entryOf(ptx, "long_atomics");
+    for (const char *instruction :
+         {"atom.global.add.u64", "atom.global.min.s64", "atom.global.max.s64",
+          "atom.global.xor.b64", "atom.shared.add.u64", "atom.global.add.f32",
+          "atom.global.add.f64"})
+        EXPECT_NE(atomics.find(instruction), std::string::npos) << instruction << "\n" << atomics;
+    const std::string integers = entryOf(ptx, "integer_extras");
+    for (const char *instruction : {"mul.hi.s32", "mul.hi.u32", "mul.hi.s64", "mul.hi.u64"})
+        EXPECT_NE(integers.find(instruction), std::string::npos) << instruction << "\n" << integers;
+    const std::string spaces = entryOf(ptx, "address_spaces");
+    for (const char *instruction : {"isspacep.global", "isspacep.shared", "isspacep.local",
+                                    "cvta.to.global", "cvta.to.shared"})
+        EXPECT_NE(spaces.find(instruction), std::string::npos) << instruction << "\n" << spaces;
+    EXPECT_NE(entryOf(ptx, "async_copy").find("bar.sync"), std::string::npos);
+    EXPECT_EQ(ptx.find(".extern .func"), std::string::npos) << "a call is left in the PTX";
+}
+
 // A gather of three of a float4's elements, and of two int4 elements that
 // are not an aligned pair, loads each vector whole (vector_loads.hpp), as
 // NVIDIA's OpenCL does, rather than as a pair and a single element.
