@@ -45,6 +45,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <iterator>
 #include <memory>
@@ -408,6 +409,10 @@ int compareOnly(bench::ZeSetup &ze, const bench::OpenClQueue *platform, const Ca
 
 int main(int argc, char **argv) {
     bench::useBuiltDriver();
+    // Every build compiles: cases sharing a source would otherwise find our
+    // compiler's in-memory cache filled by the first (CUDA's cache of
+    // compiled programs is the run's CUDA_CACHE_DISABLE).
+    setenv("IMEX_L0_COMPILER_CACHE_ENTRIES", "0", 0);
     const char *platform = std::getenv("BENCH_OPENCL_PLATFORM");
     const char *only = std::getenv("BENCH_COMPARE_ONLY");
     // The first platform whose name contains BENCH_OPENCL_PLATFORM (NVIDIA's by

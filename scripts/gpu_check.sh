@@ -26,7 +26,7 @@
 #         sycl.tar.xz   with the SYCL tests built (IMEX_L0_BUILD_SYCL): the
 #                       SYCL runtime's libraries and the Level Zero loader
 #                       it needs (.deps/, docs/sycl.md) (made once);
-#   bash scripts/gpu_check.sh run [benchmarks|launch|peers|math|compare|sycl|model]
+#   bash scripts/gpu_check.sh run [suites|benchmarks|launch|peers|math|compare|sycl|model]
 #                                       there: unpacks them, makes the paths
 #       compiled into the programs valid (the repository at this machine's
 #       path, clang's resource directory), and runs, each with a time limit
@@ -34,7 +34,8 @@
 #       (ze_cuda_gpu_check), zeModuleCreate's cost against NVRTC, the CUDA
 #       driver's suites, the library's suites and the examples with
 #       libze_cuda.so, and the launch benchmarks (without the validation
-#       layer, as an application runs; only they with `benchmarks`, only
+#       layer, as an application runs; none of them with `suites`; only
+#       they with `benchmarks`, only
 #       the launch costs, bench_cuda_launch and bench_launch, with `launch`; with
 #       `peers`, on two GPUs or more, only the two-GPU suites and benchmark;
 #       with `math`, the builtins' suite and the kernels against NVIDIA's
@@ -444,6 +445,11 @@ run)
             grep -E -A4 '^\[  (PASSED|FAILED|SKIPPED) |: Failure$' <<<"$out" | head -80 || true
             [ "$rc" -le 1 ] || echo "(exit $rc: the suite crashed or timed out)"
         done
+    fi
+    if [ "${2:-}" = suites ]; then
+        echo "=== summary: ${#failed[@]} failed${failed[*]:+: ${failed[*]}}"
+        [ ${#failed[@]} -eq 0 ]
+        exit
     fi
     export ZE_ENABLE_ALT_DRIVERS="$cuda_driver"
     unset ZE_ENABLE_VALIDATION_LAYER ZE_ENABLE_PARAMETER_VALIDATION

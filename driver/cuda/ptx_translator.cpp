@@ -2,6 +2,7 @@
 
 #include "bit_select.hpp"
 
+#include "faster_builtins.hpp"
 #include "image_builtins.hpp"
 #include "index_offsets.hpp"
 #include "inline_program.hpp"
@@ -540,6 +541,10 @@ ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &
     addressSpaceQueries(*module);
     fullWidthMul24(*module);
     minMaxClamp(*module);
+    halfStores(*module);
+    selectShuffles(*module);
+    funnelRotates(*module);
+    selectSigns(*module);
     defineNativeMath(*module, math.unsafe || !math.correctlyRoundedDivide);
     const std::string libdevice = libdevicePath();
     if (!libdevice.empty())

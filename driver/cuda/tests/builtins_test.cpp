@@ -3,8 +3,9 @@
 // compile: the work-group functions on every type, the native_* and half_*
 // math builtins on the GPU's approximate instructions, each checked against
 // the host within what OpenCL allows, the image builtins' packed layouts,
-// and what libclc-15 lacks (mad_hi, ctz, 64-bit atomics, the address space
-// queries, builtins writing through generic pointers, wait_group_events). Without an NVIDIA GPU
+// what libclc-15 lacks (mad_hi, ctz, 64-bit atomics, the address space
+// queries, builtins writing through generic pointers, wait_group_events)
+// and what it makes slowly (half stores, shuffles, rotate, sign). Without an NVIDIA GPU
 // every test says it skipped.
 #include "cuda_test.hpp"
 
@@ -654,6 +655,177 @@ TEST_F(CudaBuiltins, AsyncCopiesAreWaitedFor) {
     std::vector<float> got = read(dst, n);
     for (uint32_t i = 0; i < n; ++i)
         ASSERT_EQ(got[i], 2.0f * src[i / 64 * 64 + 63 - i % 64]) << i;
+}
+
+// ---- builtins defined for speed (faster_builtins.cl)
+
+// A value's half-precision bits rounded to nearest even, from its exact
+// double (a double is rounded once, not through float).
+uint16_t halfBits(double v) {
+    const uint16_t sign = std::signbit(v) ? 0x8000 : 0;
+    const double a = std::fabs(v);
+    if (std::isnan(v))
+        return sign | 0x7e00;
+    if (a >= 65520.0) // halfway between 65504 and 65536 rounds to the even 65536: infinity
+        return sign | 0x7c00;
+    if (a < std::ldexp(1.0, -14)) // subnormal: multiples of 2^-24
+        return sign | uint16_t(std::nearbyint(a * std::ldexp(1.0, 24)));
+    int e = 0;
+    std::frexp(a, &e);                                       // a in [2^(e-1), 2^e)
+    double mantissa = std::nearbyint(std::ldexp(a, 11 - e)); // [1024, 2048]
+    if (mantissa == 2048) {
+        mantissa = 1024;
+        ++e;
+    }
+    return sign | uint16_t((e - 1 + 15) << 10 | (uint16_t(mantissa) - 1024));
+}
+
+bool sameHalf(uint16_t got, uint16_t want) {
+    const bool nan = (want & 0x7c00) == 0x7c00 && (want & 0x3ff);
+    return nan ? (got & 0x7c00) == 0x7c00 && (got & 0x3ff) : got == want;
+}
+
+TEST_F(CudaBuiltins, HalfStoresRoundToNearestEven) {
+    constexpr uint32_t n = 1024;
+    std::vector<float> x(4 * n);
+    std::vector<double> d(n);
+    for (uint32_t i = 0; i < 4 * n; ++i) // ties, values between, subnormals, overflow
+        x[i] = std::ldexp(1.0f + float(i % 64) * 0x1p-12f, int(i % 48) - 30) * (i % 3 ? 1 : -1);
+    const float special[] = {0.0f,      -0.0f, 65504.0f, 65519.99f,  65520.0f,        1e30f,
+                             -INFINITY, NAN,   0x1p-25f, 0x1.8p-24f, 0x1p-24f * 2.5f, 6.1e-5f};
+    std::copy(std::begin(special), std::end(special), x.begin());
+    for (uint32_t i = 0; i < n;
+         ++i) // just above a tie: once rounded through float, it would be one
+        d[i] = (1.0 + 0x1p-11 + 0x1p-40 * (i % 3)) * std::ldexp(1.0, int(i % 40) - 25) *
+               (i % 2 ? -1 : 1);
+    uint16_t *fromFloat = device<uint16_t>(n), *fromDouble = device<uint16_t>(n),
+             *fromFloat4 = device<uint16_t>(4 * n), *aligned3 = device<uint16_t>(4 * n);
+    void *px = deviceWith(x), *pd = deviceWith(d), *a = fromFloat, *b = fromDouble, *c = fromFloat4,
+         *e = aligned3;
+    ze_kernel_handle_t k = kernel(cudaModule("faster_builtins"), "half_stores", 64);
+    ASSERT_ZE_SUCCESS(
+        setArgs(k, {pointer(px), pointer(pd), pointer(a), pointer(b), pointer(c), pointer(e)}));
+    ASSERT_ZE_SUCCESS(launch(list_, k, {n / 64, 1, 1}));
+    const std::vector<uint16_t> scalar = read(fromFloat, n), wide = read(fromDouble, n),
+                                four = read(fromFloat4, 4 * n), three = read(aligned3, 4 * n);
+    for (uint32_t i = 0; i < n; ++i) {
+        ASSERT_TRUE(sameHalf(scalar[i], halfBits(x[i]))) << x[i] << ": " << std::hex << scalar[i];
+        ASSERT_TRUE(sameHalf(wide[i], halfBits(d[i]))) << d[i] << ": " << std::hex << wide[i];
+        for (uint32_t j = 0; j < 4; ++j)
+            ASSERT_TRUE(sameHalf(four[4 * i + j], halfBits(x[4 * i + j]))) << x[4 * i + j];
+        for (uint32_t j = 0; j < 3; ++j) // element 3 * i + j of x, at 4 * i + j
+            ASSERT_TRUE(sameHalf(three[4 * i + j], halfBits(x[3 * i + j]))) << x[3 * i + j];
+    }
+}
+
+TEST_F(CudaBuiltins, ShufflesWithMasksKnownAtRunTime) {
+    constexpr uint32_t n = 256;
+    std::vector<float> v(8 * n);
+    std::vector<uint32_t> masks(8 * n);
+    std::vector<uint8_t> bytes(16 * n), byteMasks(16 * n);
+    for (uint32_t i = 0; i < 8 * n; ++i) {
+        v[i] = float(i) + 0.5f;
+        masks[i] = i * 2654435761u;
+    }
+    for (uint32_t i = 0; i < 16 * n; ++i) {
+        bytes[i] = uint8_t(i * 7);
+        byteMasks[i] = uint8_t(i * 40503u >> 3);
+    }
+    float *one = device<float>(8 * n), *two = device<float>(8 * n), *narrow = device<float>(2 * n);
+    uint8_t *shuffled = device<uint8_t>(16 * n);
+    void *pv = deviceWith(v), *pm = deviceWith(masks), *p1 = one, *p2 = two,
+         *pb = deviceWith(bytes), *pbm = deviceWith(byteMasks), *ps = shuffled, *pn = narrow;
+    ze_kernel_handle_t k = kernel(cudaModule("faster_builtins"), "shuffles", 64);
+    ASSERT_ZE_SUCCESS(setArgs(k, {pointer(pv), pointer(pm), pointer(p1), pointer(p2), pointer(pb),
+                                  pointer(pbm), pointer(ps), pointer(pn)}));
+    ASSERT_ZE_SUCCESS(launch(list_, k, {n / 64, 1, 1}));
+    const std::vector<float> gotOne = read(one, 8 * n), gotTwo = read(two, 8 * n),
+                             gotNarrow = read(narrow, 2 * n);
+    const std::vector<uint8_t> gotBytes = read(shuffled, 16 * n);
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t next = (i + 1) % n;
+        for (uint32_t j = 0; j < 8; ++j) {
+            const uint32_t m = masks[8 * i + j];
+            ASSERT_EQ(gotOne[8 * i + j], v[8 * i + (m & 7)]) << i << ", " << j;
+            const uint32_t pick = m & 15;
+            ASSERT_EQ(gotTwo[8 * i + j], pick < 8 ? v[8 * i + pick] : v[8 * next + pick - 8])
+                << i << ", " << j;
+        }
+        for (uint32_t j = 0; j < 16; ++j)
+            ASSERT_EQ(gotBytes[16 * i + j], bytes[16 * i + (byteMasks[16 * i + j] & 15)])
+                << i << ", " << j;
+        for (uint32_t j = 0; j < 2; ++j)
+            ASSERT_EQ(gotNarrow[2 * i + j], v[8 * i + (masks[8 * i + j] & 3)]) << i << ", " << j;
+    }
+}
+
+template <class T> T rotateLeft(T x, unsigned amount) {
+    constexpr unsigned bits = 8 * sizeof(T);
+    amount %= bits;
+    return amount == 0 ? x : T(x << amount | x >> (bits - amount));
+}
+
+TEST_F(CudaBuiltins, RotatesByAnyAmount) {
+    constexpr uint32_t n = 512;
+    std::vector<uint32_t> x(n);
+    std::vector<int32_t> amount(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        x[i] = i * 2654435761u ^ 0x5bd1e995u;
+        amount[i] = int32_t(i % 150) - 75; // negative, zero, past every width
+    }
+    uint32_t *u32 = device<uint32_t>(n);
+    int32_t *s32 = device<int32_t>(n);
+    uint8_t *u8 = device<uint8_t>(n);
+    int64_t *s64 = device<int64_t>(n);
+    void *px = deviceWith(x), *pa = deviceWith(amount), *p1 = u32, *p2 = s32, *p3 = u8, *p4 = s64;
+    ze_kernel_handle_t k = kernel(cudaModule("faster_builtins"), "rotates", 64);
+    ASSERT_ZE_SUCCESS(
+        setArgs(k, {pointer(px), pointer(pa), pointer(p1), pointer(p2), pointer(p3), pointer(p4)}));
+    ASSERT_ZE_SUCCESS(launch(list_, k, {n / 64, 1, 1}));
+    const std::vector<uint32_t> got32 = read(u32, n);
+    const std::vector<int32_t> gotSigned = read(s32, n);
+    const std::vector<uint8_t> got8 = read(u8, n);
+    const std::vector<int64_t> got64 = read(s64, n);
+    for (uint32_t i = 0; i < n; ++i) {
+        // The amount modulo the width: a negative one rotates right.
+        const unsigned a = unsigned(amount[i]);
+        ASSERT_EQ(got32[i], rotateLeft<uint32_t>(x[i], a)) << x[i] << " by " << amount[i];
+        ASSERT_EQ(uint32_t(gotSigned[i]), rotateLeft<uint32_t>(x[i], a))
+            << x[i] << " by " << amount[i];
+        ASSERT_EQ(got8[i], rotateLeft<uint8_t>(uint8_t(x[i]), uint8_t(a)))
+            << x[i] << " by " << amount[i];
+        const uint64_t wide = uint64_t(int64_t(x[i]) << 24 ^ int64_t(x[i]));
+        ASSERT_EQ(uint64_t(got64[i]), rotateLeft<uint64_t>(wide, unsigned(int64_t(amount[i]) & 63)))
+            << x[i] << " by " << amount[i];
+    }
+}
+
+TEST_F(CudaBuiltins, SignOfEveryKindOfValue) {
+    const std::vector<float> x = {0.0f,    -0.0f, 1.5f,    -2.0f, INFINITY, -INFINITY, NAN,  1e-40f,
+                                  -1e-40f, 3e38f, -1e-30f, 0.25f, -7.0f,    42.0f,     -NAN, 1.0f};
+    std::vector<double> d(x.begin(), x.end());
+    d[7] = 1e-310; // subnormal doubles
+    d[8] = -1e-310;
+    const uint32_t n = uint32_t(x.size());
+    float *s = device<float>(n);
+    double *sd = device<double>(n);
+    void *px = deviceWith(x), *pd = deviceWith(d), *ps = s, *psd = sd;
+    ze_kernel_handle_t k = kernel(cudaModule("faster_builtins"), "signs", n);
+    ASSERT_ZE_SUCCESS(setArgs(k, {pointer(px), pointer(pd), pointer(ps), pointer(psd)}));
+    ASSERT_ZE_SUCCESS(launch(list_, k, {1, 1, 1}));
+    const std::vector<float> got = read(s, n);
+    const std::vector<double> gotD = read(sd, n);
+    auto expected = [](double v) { // OpenCL: +-1, the zero itself, 0 for NaN
+        return std::isnan(v) ? 0.0 : v > 0 ? 1.0 : v < 0 ? -1.0 : v;
+    };
+    for (uint32_t i = 0; i < n; ++i) {
+        const float wantF = float(expected(x[i]));
+        const double wantD = expected(d[i]);
+        EXPECT_EQ(std::memcmp(&got[i], &wantF, sizeof(float)), 0)
+            << "sign(" << x[i] << ") = " << got[i];
+        EXPECT_EQ(std::memcmp(&gotD[i], &wantD, sizeof(double)), 0)
+            << "sign(" << d[i] << ") = " << gotD[i];
+    }
 }
 
 // The float4 forms, built lane by lane.

@@ -1,17 +1,32 @@
-// ze_cuda_ptx <in.spv> [out.ptx [build flags]]: SPIR-V to PTX as
-// libze_cuda.so's zeModuleCreate translates it (with those build flags, as
-// one string); the log goes to stderr. Exit status 0 on success, 1 when the
-// translation fails, 2 on a usage or file error.
+// ze_cuda_ptx <in.spv> [out.ptx [build flags]] [-- LLVM options]: SPIR-V to
+// PTX as libze_cuda.so's zeModuleCreate translates it (with those build
+// flags, as one string); the log goes to stderr. What follows `--` goes to
+// LLVM's option parser, for looking into the translation
+// (-print-after=loop-unroll, -print-module-scope, -debug-only=... in a debug
+// LLVM). Exit status 0 on success, 1 when the translation fails, 2 on a
+// usage or file error.
 #include "ptx_translator.hpp"
+
+#include <llvm/Support/CommandLine.h>
 
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <string>
 #include <vector>
 
 int main(int argc, char **argv) {
+    for (int i = 1; i < argc; ++i)
+        if (std::string(argv[i]) == "--") {
+            std::vector<const char *> llvmArgs = {argv[0]};
+            llvmArgs.insert(llvmArgs.end(), argv + i + 1, argv + argc);
+            llvm::cl::ParseCommandLineOptions(int(llvmArgs.size()), llvmArgs.data());
+            argc = i;
+            break;
+        }
     if (argc < 2 || argc > 4) {
-        std::fprintf(stderr, "usage: %s <in.spv> [out.ptx [build flags]]\n", argv[0]);
+        std::fprintf(stderr, "usage: %s <in.spv> [out.ptx [build flags]] [-- LLVM options]\n",
+                     argv[0]);
         return 2;
     }
     std::ifstream in(argv[1], std::ios::binary);

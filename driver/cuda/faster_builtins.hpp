@@ -1,0 +1,36 @@
+// OpenCL builtins whose libclc-15 definitions are correct but slow on NVPTX,
+// defined on a module translated for NVPTX (its address spaces already
+// NVPTX's), before libclc is linked, as the GPU's own instructions or
+// branch-free code, as NVIDIA's OpenCL compiles them. Measured with
+// benchmarks/kernels/math/builtins.cl against NVIDIA's OpenCL (H200):
+// vstore_half 11.8x its time, a shuffle with a mask known only at run time
+// 6.6x, rotate 1.9x (benchmarks/README.md).
+#pragma once
+
+namespace llvm {
+class Module;
+}
+
+namespace ze_cuda {
+
+// vstore_half, vstore_halfn and vstorea_halfn of float and double, by
+// default and with _rte (round to nearest even: both what the conversion
+// instruction does, cvt.rn.f16): libclc rounds in integer arithmetic, some
+// 40 instructions and branches a value. The other rounding modes stay
+// libclc's.
+void halfStores(llvm::Module &module);
+
+// shuffle and shuffle2 as a tree of selects per result element on the
+// mask's bits: libclc switches on each mask element and reads the vector
+// back from stack memory by index. A constant mask folds to the elements.
+void selectShuffles(llvm::Module &module);
+
+// rotate on every integer type and its vectors as a funnel shift (shf.l on
+// 32 bits): libclc branches on the amount's sign.
+void funnelRotates(llvm::Module &module);
+
+// sign of float and double (and their vectors) as selects: 1 or -1 by the
+// comparisons, the argument itself for a zero, 0 for NaN; libclc branches.
+void selectSigns(llvm::Module &module);
+
+} // namespace ze_cuda

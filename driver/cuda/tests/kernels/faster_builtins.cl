@@ -1,0 +1,45 @@
+// Builtins the CUDA backend defines itself because libclc-15's definitions
+// are slow on NVPTX (faster_builtins.hpp): each result against the host's.
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+// vstore_half (round to nearest even) of floats and doubles, of a float4
+// and of a float3 with vstorea_half3's stride of four.
+kernel void half_stores(global const float *x, global const double *d, global half *fromFloat,
+                        global half *fromDouble, global half *fromFloat4, global half *aligned3) {
+    size_t i = get_global_id(0);
+    vstore_half(x[i], i, fromFloat);
+    vstore_half_rte(d[i], i, fromDouble);
+    vstore_half4_rte(vload4(i, x), i, fromFloat4);
+    vstorea_half3(vload3(i, x), i, aligned3);
+}
+
+// shuffle and shuffle2 with masks known only at run time (every bit set
+// somewhere: only the low ones count), on float8, uchar16 and float4 to
+// float2.
+kernel void shuffles(global const float8 *v, global const uint8 *masks, global float8 *one,
+                     global float8 *two, global const uchar16 *bytes, global const uchar16 *byteMasks,
+                     global uchar16 *shuffledBytes, global float2 *narrow) {
+    size_t i = get_global_id(0), next = (i + 1) % get_global_size(0);
+    one[i] = shuffle(v[i], masks[i]);
+    two[i] = shuffle2(v[i], v[next], masks[i]);
+    shuffledBytes[i] = shuffle(bytes[i], byteMasks[i]);
+    narrow[i] = shuffle(v[i].lo, masks[i].s01);
+}
+
+// rotate by amounts past the width and negative ones, on 8-, 32- and 64-bit
+// integers.
+kernel void rotates(global const uint *x, global const int *amount, global uint *unsigned32,
+                    global int *signed32, global uchar *unsigned8, global long *signed64) {
+    size_t i = get_global_id(0);
+    unsigned32[i] = rotate(x[i], (uint)amount[i]);
+    signed32[i] = rotate((int)x[i], amount[i]);
+    unsigned8[i] = rotate((uchar)x[i], (uchar)amount[i]);
+    signed64[i] = rotate((long)x[i] << 24 ^ (long)x[i], (long)amount[i]);
+}
+
+kernel void signs(global const float *x, global const double *d, global float *s,
+                  global double *sd) {
+    size_t i = get_global_id(0);
+    s[i] = sign(x[i]);
+    sd[i] = sign(d[i]);
+}
