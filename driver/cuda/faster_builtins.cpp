@@ -1,8 +1,10 @@
 #include "faster_builtins.hpp"
 
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Module.h>
 
+#include <algorithm>
 #include <regex>
 #include <string>
 #include <vector>
@@ -41,13 +43,11 @@ void halfStores(llvm::Module &module) {
             f.getArg(0), count == 1 ? half : llvm::FixedVectorType::get(half, count));
         llvm::Value *base =
             b.CreateGEP(half, f.getArg(2), b.CreateMul(f.getArg(1), b.getInt64(stride)));
-        if (count == 3) {
-            for (unsigned e = 0; e < 3; ++e)
-                b.CreateAlignedStore(b.CreateExtractElement(halves, e),
-                                     b.CreateConstGEP1_64(half, base, e), llvm::Align(2));
-        } else {
-            b.CreateAlignedStore(halves, base, llvm::Align(aligned ? 2 * count : 2));
-        }
+        // Element by element, as vload_half reads them: LLVM forwards such
+        // stores to such loads (not all elements of one vector store).
+        for (unsigned e = 0; e < count; ++e)
+            b.CreateAlignedStore(count == 1 ? halves : b.CreateExtractElement(halves, e),
+                                 b.CreateConstGEP1_64(half, base, e), llvm::Align(2));
         b.CreateRetVoid();
         f.setLinkage(llvm::GlobalValue::InternalLinkage);
     }
@@ -100,10 +100,94 @@ void funnelRotates(llvm::Module &module) {
             !f.getReturnType()->isIntOrIntVectorTy() || f.getArg(1)->getType() != f.getReturnType())
             continue;
         llvm::IRBuilder<> b(llvm::BasicBlock::Create(module.getContext(), "", &f));
+        llvm::Type *type = f.getReturnType();
+        const unsigned bits = type->getScalarSizeInBits();
         // The amount modulo the width, as OpenCL's rotate takes it (a
         // negative one rotates right).
-        b.CreateRet(b.CreateIntrinsic(llvm::Intrinsic::fshl, {f.getReturnType()},
-                                      {f.getArg(0), f.getArg(0), f.getArg(1)}));
+        llvm::Value *amount = b.CreateAnd(f.getArg(1), llvm::ConstantInt::get(type, bits - 1));
+        if (bits != 64) {
+            b.CreateRet(b.CreateIntrinsic(llvm::Intrinsic::fshl, {type},
+                                          {f.getArg(0), f.getArg(0), amount}));
+        } else {
+            // LLVM 15's NVPTX backend shifts a 64-bit funnel shift's value by
+            // its amount unreduced (a shift past 64 gives 0) and drops a
+            // reduction made before it, NVVM's 64-bit rotate wraps the
+            // amount at 32, and a 32-bit funnel shift of two values becomes
+            // five shifts: the halves, swapped for an amount of 32 or more,
+            // each PTX's funnel shift (the high word of {b, a} << c % 32) of
+            // the two.
+            llvm::Type *word = b.getInt32Ty();
+            llvm::InlineAsm *funnel = llvm::InlineAsm::get(
+                llvm::FunctionType::get(word, {word, word, word}, false),
+                "shf.l.wrap.b32 $0, $1, $2, $3;", "=r,r,r,r", /*hasSideEffects=*/false);
+            llvm::Value *rotated = llvm::PoisonValue::get(type);
+            for (unsigned e = 0; e < elementCount(type); ++e) {
+                auto element = [&](llvm::Value *v) {
+                    return type->isVectorTy() ? b.CreateExtractElement(v, e) : v;
+                };
+                llvm::Value *x = element(f.getArg(0));
+                llvm::Value *n = b.CreateTrunc(element(amount), word);
+                llvm::Value *low = b.CreateTrunc(x, word);
+                llvm::Value *high = b.CreateTrunc(b.CreateLShr(x, 32), word);
+                llvm::Value *swap = b.CreateICmpUGE(n, b.getInt32(32));
+                llvm::Value *first = b.CreateSelect(swap, low, high); // the result's high half
+                llvm::Value *second = b.CreateSelect(swap, high, low);
+                llvm::Value *newHigh = b.CreateCall(funnel, {second, first, n});
+                llvm::Value *newLow = b.CreateCall(funnel, {first, second, n});
+                llvm::Value *r =
+                    b.CreateOr(b.CreateShl(b.CreateZExt(newHigh, type->getScalarType()), 32),
+                               b.CreateZExt(newLow, type->getScalarType()));
+                rotated = type->isVectorTy() ? b.CreateInsertElement(rotated, r, e) : r;
+            }
+            b.CreateRet(rotated);
+        }
+        f.setLinkage(llvm::GlobalValue::InternalLinkage);
+    }
+}
+
+void saturatingConversions(llvm::Module &module) {
+    // convert_<type><n>_sat[_<rounding>](<float type>): the type's name,
+    // the rounding, the source's letter (f or d, alone or in Dv<n>_).
+    static const std::regex mangled(
+        R"(_Z\d+convert_(u?char|u?short|u?int|u?long)\d*_sat(_rte|_rtz|_rtn|_rtp)?(?:Dv\d+_)?([fd]))");
+    llvm::LLVMContext &context = module.getContext();
+    for (llvm::Function &f : module) {
+        std::smatch match;
+        const std::string name = f.getName().str();
+        if (!f.isDeclaration() || f.arg_size() != 1 || !std::regex_match(name, match, mangled) ||
+            !f.getReturnType()->isIntOrIntVectorTy() || !f.getArg(0)->getType()->isFPOrFPVectorTy())
+            continue;
+        const std::string type = match[1], rounding = match[2];
+        const bool isDouble = match[3] == "d";
+        const bool isUnsigned = type[0] == 'u';
+        llvm::Type *element = f.getReturnType()->getScalarType();
+        const unsigned bits = element->getIntegerBitWidth();
+        // PTX's rounding to an integer (round to zero by default), its
+        // destination type, and the register constraint of each side
+        // (8-bit results live in 16-bit registers).
+        const std::string mode = rounding == "_rte"   ? "rni"
+                                 : rounding == "_rtn" ? "rmi"
+                                 : rounding == "_rtp" ? "rpi"
+                                                      : "rzi";
+        const std::string instruction = "cvt." + mode + ".sat." + (isUnsigned ? "u" : "s") +
+                                        std::to_string(bits) + (isDouble ? ".f64" : ".f32") +
+                                        " $0, $1;";
+        const char *result = bits <= 16 ? "=h" : bits == 32 ? "=r" : "=l";
+        llvm::Type *registerType = llvm::Type::getIntNTy(context, std::max(bits, 16u));
+        llvm::Type *source = f.getArg(0)->getType()->getScalarType();
+        llvm::InlineAsm *convert = llvm::InlineAsm::get(
+            llvm::FunctionType::get(registerType, {source}, false), instruction,
+            std::string(result) + (isDouble ? ",d" : ",f"), /*hasSideEffects=*/false);
+        llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "", &f));
+        llvm::Type *resultType = f.getReturnType();
+        llvm::Value *converted = llvm::PoisonValue::get(resultType);
+        for (unsigned e = 0; e < elementCount(resultType); ++e) {
+            llvm::Value *x =
+                resultType->isVectorTy() ? b.CreateExtractElement(f.getArg(0), e) : f.getArg(0);
+            llvm::Value *r = b.CreateTrunc(b.CreateCall(convert, {x}), element);
+            converted = resultType->isVectorTy() ? b.CreateInsertElement(converted, r, e) : r;
+        }
+        b.CreateRet(converted);
         f.setLinkage(llvm::GlobalValue::InternalLinkage);
     }
 }

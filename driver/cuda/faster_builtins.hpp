@@ -4,7 +4,7 @@
 // branch-free code, as NVIDIA's OpenCL compiles them. Measured with
 // benchmarks/kernels/math/builtins.cl against NVIDIA's OpenCL (H200):
 // vstore_half 11.8x its time, a shuffle with a mask known only at run time
-// 6.6x, rotate 1.9x (benchmarks/README.md).
+// 6.6x, rotate 1.9x, saturating conversions 1.8x (benchmarks/README.md).
 #pragma once
 
 namespace llvm {
@@ -26,8 +26,16 @@ void halfStores(llvm::Module &module);
 void selectShuffles(llvm::Module &module);
 
 // rotate on every integer type and its vectors as a funnel shift (shf.l on
-// 32 bits): libclc branches on the amount's sign.
+// 32 bits; a 64-bit one as two of its halves): libclc branches on the
+// amount's sign.
 void funnelRotates(llvm::Module &module);
+
+// convert_<integer>_sat[_rte|_rtz|_rtn|_rtp] of float and double (and their
+// vectors) as PTX's saturating conversion (cvt.rni.sat.u8.f32: out-of-range
+// values clamped, NaN 0, as OpenCL's _sat wants): libclc rounds, compares
+// and selects. PTX only, so an inline assembly instruction per element, as
+// NVIDIA's OpenCL writes it.
+void saturatingConversions(llvm::Module &module);
 
 // sign of float and double (and their vectors) as selects: 1 or -1 by the
 // comparisons, the argument itself for a zero, 0 for NaN; libclc branches.

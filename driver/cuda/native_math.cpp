@@ -40,7 +40,7 @@ struct Builtin {
 };
 
 // native_* takes every one; half_* only those within its 8192 ulp
-// (native_math.hpp says why the others stay libclc's).
+// (native_math.hpp says what the others are).
 constexpr Builtin kBuiltins[] = {
     {"native_exp", Kind::exp},     {"native_exp2", Kind::exp2},     {"native_exp10", Kind::exp10},
     {"native_log", Kind::log},     {"native_log2", Kind::log2},     {"native_log10", Kind::log10},
@@ -98,14 +98,40 @@ llvm::Value *compute(llvm::IRBuilder<> &b, Kind kind, llvm::Value *x, llvm::Valu
     return nullptr;
 }
 
+// The half_* builtins the approximate instructions do not meet everywhere,
+// and the precise builtin (its float form) each is otherwise (null: left to
+// libclc).
+struct HalfBuiltin {
+    Builtin approximate;
+    const char *precise; // mangled
+};
+constexpr HalfBuiltin kHalfBuiltins[] = {
+    {{"half_log", Kind::log}, "_Z3logf"},       {{"half_log2", Kind::log2}, "_Z4log2f"},
+    {{"half_log10", Kind::log10}, "_Z5log10f"}, {{"half_sin", Kind::sin}, "_Z3sinf"},
+    {{"half_cos", Kind::cos}, "_Z3cosf"},       {{"half_tan", Kind::tan}, "_Z3tanf"},
+    {{"half_powr", Kind::powr}, nullptr}, // libclc's powr (libdevice has pow only)
+};
+
 // The builtin `name` stands for, if it is one of kBuiltins (or sqrt, when
-// it may be approximate).
-const Builtin *find(llvm::StringRef name, bool approximateSqrt) {
+// it may be approximate; or one of kHalfBuiltins, when the build allows
+// unsafe math).
+const Builtin *find(llvm::StringRef name, bool approximateSqrt, bool unsafe) {
     static constexpr Builtin kSqrt = {"sqrt", Kind::sqrt};
     for (const Builtin &builtin : kBuiltins)
         if (name == builtin.name)
             return &builtin;
+    for (const HalfBuiltin &half : kHalfBuiltins)
+        if (unsafe && name == half.approximate.name)
+            return &half.approximate;
     return approximateSqrt && name == kSqrt.name ? &kSqrt : nullptr;
+}
+
+// The precise builtin a half_* one of kHalfBuiltins is, or null.
+const char *preciseOf(llvm::StringRef name) {
+    for (const HalfBuiltin &half : kHalfBuiltins)
+        if (name == half.approximate.name)
+            return half.precise;
+    return nullptr;
 }
 
 // Whether `type` is float or a vector of floats.
@@ -113,20 +139,20 @@ bool isFloats(llvm::Type *type) {
     return type->getScalarType()->isFloatTy();
 }
 
-void define(llvm::Function &f, Kind kind) {
+// Defines `f` lane by lane (the instructions are scalar) by `lane`, which
+// makes one float result from one or two floats.
+template <class Lane> void defineByLanes(llvm::Function &f, Lane lane) {
     llvm::IRBuilder<> b(llvm::BasicBlock::Create(f.getContext(), "", &f));
     llvm::Value *x = f.getArg(0);
     llvm::Value *y = f.arg_size() > 1 ? f.getArg(1) : nullptr;
     auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(f.getReturnType());
     if (!vector) {
-        b.CreateRet(compute(b, kind, x, y));
+        b.CreateRet(lane(b, x, y));
     } else {
-        // Lane by lane: the instructions are scalar.
         llvm::Value *result = llvm::UndefValue::get(vector);
         for (unsigned i = 0; i < vector->getNumElements(); ++i) {
             llvm::Value *yi = y ? b.CreateExtractElement(y, i) : nullptr;
-            result = b.CreateInsertElement(result,
-                                           compute(b, kind, b.CreateExtractElement(x, i), yi), i);
+            result = b.CreateInsertElement(result, lane(b, b.CreateExtractElement(x, i), yi), i);
         }
         b.CreateRet(result);
     }
@@ -135,23 +161,45 @@ void define(llvm::Function &f, Kind kind) {
 
 } // namespace
 
-unsigned defineNativeMath(llvm::Module &module, bool approximateSqrt) {
+unsigned defineNativeMath(llvm::Module &module, bool approximateSqrt, bool unsafe) {
     unsigned defined = 0;
-    for (llvm::Function &f : module) {
+    // Functions are added (the precise builtins' declarations) while the
+    // module's are visited: the visit is of the list before.
+    std::vector<llvm::Function *> functions;
+    for (llvm::Function &f : module)
+        functions.push_back(&f);
+    for (llvm::Function *f : functions) {
         llvm::StringRef name, params;
-        if (!f.isDeclaration() || !ze_driver::detail::demangleName(f.getName(), &name, &params))
+        if (!f->isDeclaration() || !ze_driver::detail::demangleName(f->getName(), &name, &params))
             continue;
-        const Builtin *builtin = find(name, approximateSqrt);
+        const Builtin *builtin = find(name, approximateSqrt, unsafe);
+        const char *precise = builtin ? nullptr : preciseOf(name);
         const bool twoArgs =
             builtin && (builtin->kind == Kind::powr || builtin->kind == Kind::divide);
-        if (!builtin || f.arg_size() != (twoArgs ? 2u : 1u) || !isFloats(f.getReturnType()))
+        if ((!builtin && !precise) || f->arg_size() != (twoArgs ? 2u : 1u) ||
+            !isFloats(f->getReturnType()))
             continue;
         bool sameTypes = true;
-        for (llvm::Argument &arg : f.args())
-            sameTypes = sameTypes && arg.getType() == f.getReturnType();
+        for (llvm::Argument &arg : f->args())
+            sameTypes = sameTypes && arg.getType() == f->getReturnType();
         if (!sameTypes)
             continue;
-        define(f, builtin->kind);
+        if (builtin) {
+            defineByLanes(
+                *f, [kind = builtin->kind](llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y) {
+                    return compute(b, kind, x, y);
+                });
+        } else {
+            // The precise builtin of each lane: libdevice's where it is
+            // installed (defined after this), libclc's otherwise.
+            llvm::FunctionCallee callee = module.getOrInsertFunction(
+                precise,
+                llvm::FunctionType::get(llvm::Type::getFloatTy(module.getContext()),
+                                        {llvm::Type::getFloatTy(module.getContext())}, false));
+            defineByLanes(*f, [callee](llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *) {
+                return b.CreateCall(callee, {x});
+            });
+        }
         ++defined;
     }
     return defined;

@@ -544,8 +544,9 @@ ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &
     halfStores(*module);
     selectShuffles(*module);
     funnelRotates(*module);
+    saturatingConversions(*module);
     selectSigns(*module);
-    defineNativeMath(*module, math.unsafe || !math.correctlyRoundedDivide);
+    defineNativeMath(*module, math.unsafe || !math.correctlyRoundedDivide, math.unsafe);
     const std::string libdevice = libdevicePath();
     if (!libdevice.empty())
         defineFromLibdevice(*module, math.unsafe);

@@ -5,7 +5,8 @@
 // the host within what OpenCL allows, the image builtins' packed layouts,
 // what libclc-15 lacks (mad_hi, ctz, 64-bit atomics, the address space
 // queries, builtins writing through generic pointers, wait_group_events)
-// and what it makes slowly (half stores, shuffles, rotate, sign). Without an NVIDIA GPU
+// and what it makes slowly (half stores, shuffles, rotate, saturating
+// conversions, sign). Without an NVIDIA GPU
 // every test says it skipped.
 #include "cuda_test.hpp"
 
@@ -452,6 +453,62 @@ template <class T> void CudaBuiltins::checkPrecise(const char *kernelName) {
     }
 }
 
+// half_log*, half_sin/cos/tan and half_powr: within OpenCL's 8192 ulp as
+// built by default (the precise builtins), over their whole domain; with
+// -cl-fast-relaxed-math (the approximate instructions, as NVIDIA's OpenCL
+// makes them then) within those instructions' errors on [-9, 9).
+TEST_F(CudaBuiltins, HalfMathPreciseByDefaultApproximateWhenFast) {
+    constexpr uint32_t n = 4096, kResults = 9;
+    std::vector<float> x(n), y(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        x[i] = -9.0f + 18.0f * float(i) / n;
+        y[i] = 0.01f + 50.0f * float(i) / n;
+    }
+    float *dx = deviceWith(x), *dy = deviceWith(y);
+    float *dout = device<float>(size_t(n) * kResults);
+    void *a = dx, *b = dy, *c = dout;
+    using Exact = double (*)(double, double);
+    const Exact exact[kResults] = {
+        [](double, double v) { return std::log(v); },
+        [](double, double v) { return std::log2(v); },
+        [](double, double v) { return std::log10(v); },
+        [](double u, double) { return std::sin(u); },
+        [](double u, double) { return std::cos(u); },
+        [](double u, double) { return std::tan(u); },
+        [](double u, double v) { return std::pow(v, u); },
+        [](double u, double) { return std::sin(double(float(u * 7000.0f))); },
+        [](double u, double) { return std::cos(double(float(u * 7000.0f))); },
+    };
+    for (const char *flags : {"", "-cl-fast-relaxed-math"}) {
+        SCOPED_TRACE(std::string("build flags: ") + flags);
+        const bool fast = *flags != '\0';
+        modules_.emplace_back();
+        ASSERT_ZE_SUCCESS(createModule(
+            context_, device_, readFile(std::string(ZE_CUDA_TEST_SPIRV_DIR) + "/native_math.spv"),
+            ZE_MODULE_FORMAT_IL_SPIRV, modules_.back(), flags));
+        ze_kernel_handle_t k = kernel(modules_.back(), "half_precise", 256);
+        ASSERT_ZE_SUCCESS(setArgs(k, {pointer(a), pointer(b), pointer(c), byValue(n)}));
+        ASSERT_ZE_SUCCESS(launch(list_, k, {n / 256, 1, 1}));
+        const std::vector<float> out = read(dout, size_t(n) * kResults);
+        // Fast: the bounds of NativeAndHalfMathOnTheApproximateInstructions;
+        // the wide arguments are past sin.approx's range, unchecked.
+        for (uint32_t r = 0; r < (fast ? 7u : kResults); ++r)
+            for (uint32_t i = 0; i < n; ++i) {
+                const double want = exact[r](x[i], y[i]);
+                const double bound =
+                    !fast    ? 8192 * ulp(want)
+                    : r < 3  ? std::ldexp(1.0, -20)
+                    : r < 5  ? std::ldexp(1.0, -19)
+                    : r == 5 ? std::ldexp(1.0, -19) * (1 + want * want)
+                             : std::max(std::fabs(want), 0x1p-126) * std::ldexp(1.0, -17);
+                const float got = out[size_t(r) * n + i];
+                ASSERT_LE(std::fabs(got - want), bound)
+                    << "result " << r << " of (" << x[i] << ", " << y[i] << "): " << got
+                    << ", exact " << want;
+            }
+    }
+}
+
 TEST_F(CudaBuiltins, PreciseMathWithinOpenClsLimits) {
     checkPrecise<float>("precise_float");
     checkPrecise<double>("precise_double");
@@ -797,6 +854,83 @@ TEST_F(CudaBuiltins, RotatesByAnyAmount) {
         const uint64_t wide = uint64_t(int64_t(x[i]) << 24 ^ int64_t(x[i]));
         ASSERT_EQ(uint64_t(got64[i]), rotateLeft<uint64_t>(wide, unsigned(int64_t(amount[i]) & 63)))
             << x[i] << " by " << amount[i];
+    }
+}
+
+// OpenCL's saturating conversion: NaN is 0, the value rounded as `round`
+// does, clamped to T's range.
+template <class T> T saturated(double v, double (*round)(double)) {
+    if (std::isnan(v))
+        return 0;
+    const double r = round(v);
+    if (r <= double(std::numeric_limits<T>::min()))
+        return std::numeric_limits<T>::min();
+    if (r >= double(std::numeric_limits<T>::max())) // 2^63 and 2^64 for the 64-bit ones
+        return std::numeric_limits<T>::max();
+    return T(r);
+}
+
+TEST_F(CudaBuiltins, SaturatingConversionsClampRoundAndZeroNaN) {
+    constexpr uint32_t n = 1024;
+    std::vector<float> x(n);
+    std::vector<double> d(n);
+    for (uint32_t i = 0; i < n; ++i) { // halves (ties), fractions, past every range
+        x[i] = (float(i) - n / 2) * (i % 2 ? 0.5f : 163.75f);
+        d[i] = (double(i) - n / 2) * (i % 2 ? 0.5 : 3.7e16);
+    }
+    const float special[] = {NAN,    INFINITY, -INFINITY, 2.5f,    3.5f,          -2.5f, 255.5f,
+                             256.0f, -0.5f,    127.5f,    -128.5f, 2147483520.0f, 3e9f,  -3e9f};
+    const double specialD[] = {NAN,
+                               INFINITY,
+                               -INFINITY,
+                               0x1p63,
+                               -0x1p63,
+                               0x1p64,
+                               4294967295.5,
+                               -0.5,
+                               1e30,
+                               -1e30,
+                               2.5,
+                               3.5,
+                               9.2233720368547748e18};
+    std::copy(std::begin(special), std::end(special), x.begin());
+    std::copy(std::begin(specialD), std::end(specialD), d.begin());
+    uint8_t *u8 = device<uint8_t>(n);
+    int8_t *s8 = device<int8_t>(n);
+    int16_t *s16 = device<int16_t>(n);
+    uint16_t *u16 = device<uint16_t>(n);
+    int32_t *s32 = device<int32_t>(n);
+    uint32_t *u32 = device<uint32_t>(n);
+    int64_t *s64 = device<int64_t>(n);
+    uint64_t *u64 = device<uint64_t>(n);
+    void *px = deviceWith(x), *pd = deviceWith(d), *p[8] = {u8, s8, s16, u16, s32, u32, s64, u64};
+    ze_kernel_handle_t k = kernel(cudaModule("faster_builtins"), "saturating_conversions", 64);
+    ASSERT_ZE_SUCCESS(
+        setArgs(k, {pointer(px), pointer(pd), pointer(p[0]), pointer(p[1]), pointer(p[2]),
+                    pointer(p[3]), pointer(p[4]), pointer(p[5]), pointer(p[6]), pointer(p[7])}));
+    ASSERT_ZE_SUCCESS(launch(list_, k, {n / 64, 1, 1}));
+    const auto gotU8 = read(u8, n);
+    const auto gotS8 = read(s8, n);
+    const auto gotS16 = read(s16, n);
+    const auto gotU16 = read(u16, n);
+    const auto gotS32 = read(s32, n);
+    const auto gotU32 = read(u32, n);
+    const auto gotS64 = read(s64, n);
+    const auto gotU64 = read(u64, n);
+    double (*even)(double) = std::nearbyint; // ties to even, the default mode
+    double (*zero)(double) = std::trunc;
+    double (*down)(double) = std::floor;
+    double (*up)(double) = std::ceil;
+    for (uint32_t i = 0; i < n; ++i) {
+        SCOPED_TRACE("x = " + std::to_string(x[i]) + ", d = " + std::to_string(d[i]));
+        ASSERT_EQ(gotU8[i], saturated<uint8_t>(x[i], even));
+        ASSERT_EQ(gotS8[i], saturated<int8_t>(x[i], zero));
+        ASSERT_EQ(gotS16[i], saturated<int16_t>(x[i], down));
+        ASSERT_EQ(gotU16[i], saturated<uint16_t>(x[i], up));
+        ASSERT_EQ(gotS32[i], saturated<int32_t>(x[i], even));
+        ASSERT_EQ(gotU32[i], saturated<uint32_t>(d[i], zero));
+        ASSERT_EQ(gotS64[i], saturated<int64_t>(d[i], down));
+        ASSERT_EQ(gotU64[i], saturated<uint64_t>(d[i], even));
     }
 }
 

@@ -43,3 +43,20 @@ kernel void signs(global const float *x, global const double *d, global float *s
     s[i] = sign(x[i]);
     sd[i] = sign(d[i]);
 }
+
+// Saturating conversions of floats and doubles to every integer width, in
+// every rounding mode.
+kernel void saturating_conversions(global const float *x, global const double *d,
+                                   global uchar *u8, global char *s8, global short *s16,
+                                   global ushort *u16, global int *s32, global uint *u32,
+                                   global long *s64, global ulong *u64) {
+    size_t i = get_global_id(0);
+    u8[i] = convert_uchar_sat_rte(x[i]);
+    s8[i] = convert_char_sat(x[i]);
+    s16[i] = convert_short_sat_rtn(x[i]);
+    u16[i] = convert_ushort_sat_rtp(x[i]);
+    s32[i] = convert_int_sat_rte(x[i]);
+    u32[i] = convert_uint_sat(d[i]);
+    s64[i] = convert_long_sat_rtn(d[i]);
+    u64[i] = convert_ulong_sat_rte(d[i]);
+}

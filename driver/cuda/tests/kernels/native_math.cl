@@ -39,3 +39,22 @@ kernel void unary_float4(global const float4 *x, global float4 *exps, global flo
     rsqrts[i] = native_rsqrt(a);
     quotients[i] = native_divide(a, a + 1.0f);
 }
+
+// The half_* builtins the approximate instructions do not meet over their
+// whole domain: the precise builtins by default, the approximate
+// instructions with -cl-fast-relaxed-math. Trigonometry of a and of a
+// scaled to half_*'s domain (|x| < 2^16), result r at out[r * n + i].
+kernel void half_precise(global const float *x, global const float *y, global float *out,
+                         uint n) {
+    size_t i = get_global_id(0);
+    float a = x[i], b = y[i], wide = x[i] * 7000.0f;
+    out[0 * n + i] = half_log(b);
+    out[1 * n + i] = half_log2(b);
+    out[2 * n + i] = half_log10(b);
+    out[3 * n + i] = half_sin(a);
+    out[4 * n + i] = half_cos(a);
+    out[5 * n + i] = half_tan(a);
+    out[6 * n + i] = half_powr(b, a);
+    out[7 * n + i] = half_sin(wide);
+    out[8 * n + i] = half_cos(wide);
+}
