@@ -2,6 +2,7 @@
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Module.h>
 
 #include <algorithm>
@@ -185,9 +186,135 @@ void saturatingConversions(llvm::Module &module) {
             llvm::Value *x =
                 resultType->isVectorTy() ? b.CreateExtractElement(f.getArg(0), e) : f.getArg(0);
             llvm::Value *r = b.CreateTrunc(b.CreateCall(convert, {x}), element);
+            // NaN converts to 0 from float to 32 bits or fewer; a double
+            // NaN to uint gives 2^31 (H200), so from double and to 64 bits
+            // NaN is 0 by a select.
+            if (isDouble || bits == 64)
+                r = b.CreateSelect(b.CreateFCmpUNO(x, x), llvm::ConstantInt::get(element, 0), r);
             converted = resultType->isVectorTy() ? b.CreateInsertElement(converted, r, e) : r;
         }
         b.CreateRet(converted);
+        f.setLinkage(llvm::GlobalValue::InternalLinkage);
+    }
+}
+
+void shortGeometry(llvm::Module &module, bool unsafe) {
+    // <name>Dv<n>_f[S_]: the function's name and its vector argument.
+    static const std::regex mangled(R"(_Z\d+(fast_)?(length|normalize|distance)Dv[234]_f(S_)?)");
+    for (llvm::Function &f : module) {
+        std::smatch match;
+        const std::string name = f.getName().str();
+        if (!f.isDeclaration() || !std::regex_match(name, match, mangled) ||
+            (match[1].length() == 0 && !unsafe))
+            continue;
+        const std::string what = match[2];
+        if (f.arg_size() != (what == "distance" ? 2u : 1u))
+            continue;
+        llvm::IRBuilder<> b(llvm::BasicBlock::Create(module.getContext(), "", &f));
+        llvm::Value *p = what == "distance" ? b.CreateFSub(f.getArg(0), f.getArg(1)) : f.getArg(0);
+        const unsigned count = elementCount(p->getType());
+        llvm::Value *sum = nullptr;
+        for (unsigned e = 0; e < count; ++e) {
+            llvm::Value *x = b.CreateExtractElement(p, e);
+            sum = sum ? b.CreateIntrinsic(llvm::Intrinsic::fma, {x->getType()}, {x, x, sum})
+                      : b.CreateFMul(x, x);
+        }
+        if (what != "normalize") {
+            b.CreateRet(b.CreateIntrinsic(llvm::Intrinsic::nvvm_sqrt_approx_f, {}, {sum}));
+        } else {
+            llvm::Value *scale = b.CreateVectorSplat(
+                count, b.CreateIntrinsic(llvm::Intrinsic::nvvm_rsqrt_approx_f, {}, {sum}));
+            llvm::Value *zero = b.CreateFCmpOEQ(sum, llvm::ConstantFP::get(sum->getType(), 0.0));
+            b.CreateRet(b.CreateSelect(zero, p, b.CreateFMul(p, scale)));
+        }
+        f.setLinkage(llvm::GlobalValue::InternalLinkage);
+    }
+}
+
+namespace {
+
+// fmin(fmax(x, low), high) of a float type, low and high of its type; of
+// floats a saturation (cvt.sat) where inlining made them 0 and 1:
+// llvm.is.constant folds to true where the bounds are constants and to
+// false otherwise, so the test costs nothing either way.
+llvm::Value *clampFloats(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *low,
+                         llvm::Value *high) {
+    llvm::Type *type = x->getType();
+    llvm::Value *clamped = b.CreateBinaryIntrinsic(
+        llvm::Intrinsic::minnum, b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, x, low), high);
+    if (!type->getScalarType()->isFloatTy())
+        return clamped;
+    auto lanes = [&](llvm::Value *v, auto each) {
+        std::vector<llvm::Value *> results;
+        for (unsigned e = 0; e < elementCount(type); ++e)
+            results.push_back(each(type->isVectorTy() ? b.CreateExtractElement(v, e) : v));
+        return results;
+    };
+    auto all = [&](std::vector<llvm::Value *> values) {
+        llvm::Value *result = values[0];
+        for (size_t i = 1; i < values.size(); ++i)
+            result = b.CreateAnd(result, values[i]);
+        return result;
+    };
+    auto constant = [&](llvm::Value *v) {
+        return b.CreateIntrinsic(llvm::Intrinsic::is_constant, {v->getType()}, {v});
+    };
+    auto equal = [&](double c) {
+        return [&b, c](llvm::Value *v) {
+            return b.CreateFCmpOEQ(v, llvm::ConstantFP::get(v->getType(), c));
+        };
+    };
+    llvm::Value *unit =
+        b.CreateAnd(b.CreateAnd(constant(low), constant(high)),
+                    b.CreateAnd(all(lanes(low, equal(0.0))), all(lanes(high, equal(1.0)))));
+    const std::vector<llvm::Value *> saturated = lanes(x, [&](llvm::Value *v) {
+        return b.CreateIntrinsic(llvm::Intrinsic::nvvm_saturate_f, {}, {v});
+    });
+    llvm::Value *vector = saturated[0];
+    if (type->isVectorTy()) {
+        vector = llvm::PoisonValue::get(type);
+        for (unsigned e = 0; e < saturated.size(); ++e)
+            vector = b.CreateInsertElement(vector, saturated[e], e);
+    }
+    return b.CreateSelect(unit, vector, clamped);
+}
+
+} // namespace
+
+void floatClamps(llvm::Module &module) {
+    for (llvm::Function &f : module) {
+        llvm::StringRef name = f.getName();
+        const bool smooth = name.startswith("_Z10smoothstep");
+        if (!f.isDeclaration() || !(smooth || name.startswith("_Z5clamp")) || f.arg_size() != 3 ||
+            !f.getReturnType()->isFPOrFPVectorTy())
+            continue;
+        llvm::Type *type = f.getReturnType();
+        // The value's argument, and the bounds' (scalars of a vector in
+        // clamp(gentype, float, float), smoothstep(float, float, gentype)).
+        const unsigned value = smooth ? 2 : 0, first = smooth ? 0 : 1;
+        if (f.getArg(value)->getType() != type)
+            continue;
+        llvm::IRBuilder<> b(llvm::BasicBlock::Create(module.getContext(), "", &f));
+        auto widen = [&](llvm::Value *v) {
+            return v->getType() == type
+                       ? v
+                       : b.CreateVectorSplat(llvm::cast<llvm::VectorType>(type)->getElementCount(),
+                                             v);
+        };
+        llvm::Value *low = widen(f.getArg(first)), *high = widen(f.getArg(first + 1));
+        llvm::Value *one = llvm::ConstantFP::get(type, 1.0);
+        if (!smooth) {
+            b.CreateRet(clampFloats(b, f.getArg(value), low, high));
+        } else {
+            // t = clamp((x - edge0) / (edge1 - edge0), 0, 1); t * t * (3 - 2 * t)
+            llvm::Value *t = clampFloats(
+                b, b.CreateFDiv(b.CreateFSub(f.getArg(value), low), b.CreateFSub(high, low)),
+                llvm::ConstantFP::get(type, 0.0), one);
+            b.CreateRet(
+                b.CreateFMul(b.CreateFMul(t, t),
+                             b.CreateFSub(llvm::ConstantFP::get(type, 3.0),
+                                          b.CreateFMul(llvm::ConstantFP::get(type, 2.0), t))));
+        }
         f.setLinkage(llvm::GlobalValue::InternalLinkage);
     }
 }

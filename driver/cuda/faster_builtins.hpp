@@ -4,7 +4,8 @@
 // branch-free code, as NVIDIA's OpenCL compiles them. Measured with
 // benchmarks/kernels/math/builtins.cl against NVIDIA's OpenCL (H200):
 // vstore_half 11.8x its time, a shuffle with a mask known only at run time
-// 6.6x, rotate 1.9x, saturating conversions 1.8x (benchmarks/README.md).
+// 6.6x, rotate 1.9x, saturating conversions 1.8x, normalize and length
+// under -cl-fast-relaxed-math 1.6x (benchmarks/README.md).
 #pragma once
 
 namespace llvm {
@@ -32,10 +33,27 @@ void funnelRotates(llvm::Module &module);
 
 // convert_<integer>_sat[_rte|_rtz|_rtn|_rtp] of float and double (and their
 // vectors) as PTX's saturating conversion (cvt.rni.sat.u8.f32: out-of-range
-// values clamped, NaN 0, as OpenCL's _sat wants): libclc rounds, compares
-// and selects. PTX only, so an inline assembly instruction per element, as
-// NVIDIA's OpenCL writes it.
+// values clamped, as OpenCL's _sat wants; NaN 0, by a select where the
+// instruction does not give it): libclc rounds, compares and selects. PTX
+// only, so an inline assembly instruction per element, as NVIDIA's OpenCL
+// writes it.
 void saturatingConversions(llvm::Module &module);
+
+// fast_length, fast_normalize and fast_distance of float vectors as OpenCL
+// defines them, the square root or reciprocal square root of the sum of
+// squares on sqrt.approx or rsqrt.approx (half_sqrt, half_rsqrt; a zero
+// vector normalized is itself), and with `unsafe` math (as NVIDIA's OpenCL
+// under -cl-fast-relaxed-math) length, normalize and distance of float
+// vectors so too: libclc scales the vector against overflow and underflow
+// first, and branches.
+void shortGeometry(llvm::Module &module, bool unsafe);
+
+// clamp and smoothstep of float and double (and their vectors) with fmax
+// then fmin (PTX's max and min), and a clamp of floats to [0, 1] (bounds
+// constant once inlined, as smoothstep's own) as PTX's saturation
+// (cvt.sat.f32.f32), as NVIDIA's OpenCL makes it: libclc compares and
+// selects around a NaN-propagating max.
+void floatClamps(llvm::Module &module);
 
 // sign of float and double (and their vectors) as selects: 1 or -1 by the
 // comparisons, the argument itself for a zero, 0 for NaN; libclc branches.

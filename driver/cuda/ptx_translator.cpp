@@ -532,6 +532,15 @@ ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &
     opaque.reset();
     module->setTargetTriple(kTriple);
     module->setDataLayout(machine->createDataLayout());
+    // Before the program's floating-point operations get the build's flags
+    // and OpenCL's division: these definitions' get them too.
+    halfStores(*module);
+    selectShuffles(*module);
+    funnelRotates(*module);
+    saturatingConversions(*module);
+    shortGeometry(*module, math.unsafe);
+    floatClamps(*module);
+    selectSigns(*module);
     addFastMathFlags(*module, math);
     markOpenClDivisions(*module, math);
     printfAsVprintf(*module);
@@ -541,11 +550,6 @@ ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &
     addressSpaceQueries(*module);
     fullWidthMul24(*module);
     minMaxClamp(*module);
-    halfStores(*module);
-    selectShuffles(*module);
-    funnelRotates(*module);
-    saturatingConversions(*module);
-    selectSigns(*module);
     defineNativeMath(*module, math.unsafe || !math.correctlyRoundedDivide, math.unsafe);
     const std::string libdevice = libdevicePath();
     if (!libdevice.empty())

@@ -6,7 +6,7 @@
 // what libclc-15 lacks (mad_hi, ctz, 64-bit atomics, the address space
 // queries, builtins writing through generic pointers, wait_group_events)
 // and what it makes slowly (half stores, shuffles, rotate, saturating
-// conversions, sign). Without an NVIDIA GPU
+// conversions, clamp and smoothstep, sign). Without an NVIDIA GPU
 // every test says it skipped.
 #include "cuda_test.hpp"
 
@@ -903,11 +903,14 @@ TEST_F(CudaBuiltins, SaturatingConversionsClampRoundAndZeroNaN) {
     uint32_t *u32 = device<uint32_t>(n);
     int64_t *s64 = device<int64_t>(n);
     uint64_t *u64 = device<uint64_t>(n);
-    void *px = deviceWith(x), *pd = deviceWith(d), *p[8] = {u8, s8, s16, u16, s32, u32, s64, u64};
+    uint32_t *u32f = device<uint32_t>(n);
+    int64_t *s64f = device<int64_t>(n);
+    void *px = deviceWith(x), *pd = deviceWith(d),
+         *p[10] = {u8, s8, s16, u16, s32, u32, s64, u64, u32f, s64f};
     ze_kernel_handle_t k = kernel(cudaModule("faster_builtins"), "saturating_conversions", 64);
-    ASSERT_ZE_SUCCESS(
-        setArgs(k, {pointer(px), pointer(pd), pointer(p[0]), pointer(p[1]), pointer(p[2]),
-                    pointer(p[3]), pointer(p[4]), pointer(p[5]), pointer(p[6]), pointer(p[7])}));
+    ASSERT_ZE_SUCCESS(setArgs(k, {pointer(px), pointer(pd), pointer(p[0]), pointer(p[1]),
+                                  pointer(p[2]), pointer(p[3]), pointer(p[4]), pointer(p[5]),
+                                  pointer(p[6]), pointer(p[7]), pointer(p[8]), pointer(p[9])}));
     ASSERT_ZE_SUCCESS(launch(list_, k, {n / 64, 1, 1}));
     const auto gotU8 = read(u8, n);
     const auto gotS8 = read(s8, n);
@@ -917,6 +920,8 @@ TEST_F(CudaBuiltins, SaturatingConversionsClampRoundAndZeroNaN) {
     const auto gotU32 = read(u32, n);
     const auto gotS64 = read(s64, n);
     const auto gotU64 = read(u64, n);
+    const auto gotU32f = read(u32f, n);
+    const auto gotS64f = read(s64f, n);
     double (*even)(double) = std::nearbyint; // ties to even, the default mode
     double (*zero)(double) = std::trunc;
     double (*down)(double) = std::floor;
@@ -931,6 +936,64 @@ TEST_F(CudaBuiltins, SaturatingConversionsClampRoundAndZeroNaN) {
         ASSERT_EQ(gotU32[i], saturated<uint32_t>(d[i], zero));
         ASSERT_EQ(gotS64[i], saturated<int64_t>(d[i], down));
         ASSERT_EQ(gotU64[i], saturated<uint64_t>(d[i], even));
+        ASSERT_EQ(gotU32f[i], saturated<uint32_t>(x[i], zero));
+        ASSERT_EQ(gotS64f[i], saturated<int64_t>(x[i], zero));
+    }
+}
+
+TEST_F(CudaBuiltins, ClampsAndSmoothstepsAgainstTheHost) {
+    constexpr uint32_t n = 512;
+    std::vector<float> x(n), low(n);
+    std::vector<double> d(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        x[i] = -2.0f + 4.0f * float(i) / n;
+        low[i] = -1.0f + float(i % 7) * 0.25f;
+        d[i] = -2.0 + 6.0 * double(i) / n;
+    }
+    x[0] = NAN;
+    x[1] = INFINITY;
+    x[2] = -INFINITY;
+    x[3] = -0.0f;
+    d[0] = NAN;
+    float *out = device<float>(8 * n);
+    double *dout = device<double>(n);
+    void *px = deviceWith(x), *pl = deviceWith(low), *pd = deviceWith(d), *po = out, *pdo = dout;
+    ze_kernel_handle_t k = kernel(cudaModule("faster_builtins"), "clamps", 64);
+    ASSERT_ZE_SUCCESS(
+        setArgs(k, {pointer(px), pointer(pl), pointer(pd), pointer(po), pointer(pdo)}));
+    ASSERT_ZE_SUCCESS(launch(list_, k, {n / 64, 1, 1}));
+    const std::vector<float> got = read(out, 8 * n);
+    const std::vector<double> gotD = read(dout, n);
+    // OpenCL's definitions: fmin(fmax(x, lo), hi), and t * t * (3 - 2t) of
+    // t = clamp((x - e0) / (e1 - e0), 0, 1), in double.
+    auto clamp = [](double v, double lo, double hi) { return std::fmin(std::fmax(v, lo), hi); };
+    auto smooth = [&](double e0, double e1, double v) {
+        const double t = clamp((v - e0) / (e1 - e0), 0, 1);
+        return t * t * (3 - 2 * t);
+    };
+    for (uint32_t i = 0; i < n; ++i) {
+        const double v = x[i], lo = low[i], hi = double(low[i] + 1.5f);
+        const double want[7] = {clamp(v, lo, hi),
+                                clamp(v, 0, 1),
+                                clamp(v, lo, hi) + 2 * clamp(-v, lo, hi) +
+                                    4 * clamp(double(float(v * 3)), lo, hi) +
+                                    8 * clamp(double(float(v - 0.5)), lo, hi),
+                                smooth(lo, hi, v),
+                                smooth(0, 1, v),
+                                smooth(0, 1, v) + smooth(0, 1, -v) + smooth(0, 1, v * 0.25) +
+                                    smooth(0, 1, double(float(v + 0.25))),
+                                clamp(v, 0, 1) + clamp(-v, 0, 2)};
+        for (int r = 0; r < 7; ++r) {
+            const float g = got[8 * i + r];
+            if (std::isnan(want[r])) { // smoothstep of NaN: NaN or a clamp of it
+                continue;
+            }
+            ASSERT_NEAR(g, want[r], 4e-6 * (1 + std::fabs(want[r])))
+                << "result " << r << " of x = " << x[i] << ", low = " << low[i];
+        }
+        const double wantD = clamp(d[i], 0, 1) + smooth(-1, 3, d[i]);
+        if (!std::isnan(wantD))
+            ASSERT_NEAR(gotD[i], wantD, 1e-14) << d[i];
     }
 }
 

@@ -49,7 +49,8 @@ kernel void signs(global const float *x, global const double *d, global float *s
 kernel void saturating_conversions(global const float *x, global const double *d,
                                    global uchar *u8, global char *s8, global short *s16,
                                    global ushort *u16, global int *s32, global uint *u32,
-                                   global long *s64, global ulong *u64) {
+                                   global long *s64, global ulong *u64, global uint *u32f,
+                                   global long *s64f) {
     size_t i = get_global_id(0);
     u8[i] = convert_uchar_sat_rte(x[i]);
     s8[i] = convert_char_sat(x[i]);
@@ -59,4 +60,26 @@ kernel void saturating_conversions(global const float *x, global const double *d
     u32[i] = convert_uint_sat(d[i]);
     s64[i] = convert_long_sat_rtn(d[i]);
     u64[i] = convert_ulong_sat_rte(d[i]);
+    u32f[i] = convert_uint_sat_rtz(x[i]);
+    s64f[i] = convert_long_sat(x[i]);
+}
+
+// clamp to bounds known at run time and to [0, 1] (a saturation once the
+// constants are inlined), of float4 by scalars and of doubles; smoothstep
+// with edges known at run time and with 0 and 1: results r at out[8 * i + r].
+kernel void clamps(global const float *x, global const float *low, global const double *d,
+                   global float *out, global double *dout) {
+    size_t i = get_global_id(0);
+    float v = x[i], lo = low[i], hi = low[i] + 1.5f;
+    float4 w = clamp((float4)(v, -v, v * 3.0f, v - 0.5f), lo, hi);
+    out[8 * i + 0] = clamp(v, lo, hi);
+    out[8 * i + 1] = clamp(v, 0.0f, 1.0f);
+    out[8 * i + 2] = w.x + w.y * 2.0f + w.z * 4.0f + w.w * 8.0f;
+    out[8 * i + 3] = smoothstep(lo, hi, v);
+    out[8 * i + 4] = smoothstep(0.0f, 1.0f, v);
+    float4 s = smoothstep(0.0f, 1.0f, (float4)(v, -v, v * 0.25f, v + 0.25f));
+    out[8 * i + 5] = s.x + s.y + s.z + s.w;
+    out[8 * i + 6] = clamp(v, 0.0f, 1.0f) + clamp(-v, 0.0f, 2.0f);
+    out[8 * i + 7] = 0.0f;
+    dout[i] = clamp(d[i], 0.0, 1.0) + smoothstep(-1.0, 3.0, d[i]);
 }
