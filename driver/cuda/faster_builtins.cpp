@@ -19,6 +19,22 @@ unsigned elementCount(llvm::Type *type) {
     return vector ? vector->getNumElements() : 1;
 }
 
+// Element e of a vector, or the scalar itself.
+llvm::Value *laneOf(llvm::IRBuilder<> &b, llvm::Value *v, unsigned e) {
+    return v->getType()->isVectorTy() ? b.CreateExtractElement(v, e) : v;
+}
+
+// The value of `type` (a vector, or a scalar) whose element e is lane(e):
+// the instructions these builtins take are scalar.
+template <class Lane> llvm::Value *fromLanes(llvm::IRBuilder<> &b, llvm::Type *type, Lane lane) {
+    if (!type->isVectorTy())
+        return lane(0u);
+    llvm::Value *v = llvm::PoisonValue::get(type);
+    for (unsigned e = 0; e < elementCount(type); ++e)
+        v = b.CreateInsertElement(v, lane(e), e);
+    return v;
+}
+
 } // namespace
 
 void halfStores(llvm::Module &module) {
@@ -121,13 +137,9 @@ void funnelRotates(llvm::Module &module) {
             llvm::InlineAsm *funnel = llvm::InlineAsm::get(
                 llvm::FunctionType::get(word, {word, word, word}, false),
                 "shf.l.wrap.b32 $0, $1, $2, $3;", "=r,r,r,r", /*hasSideEffects=*/false);
-            llvm::Value *rotated = llvm::PoisonValue::get(type);
-            for (unsigned e = 0; e < elementCount(type); ++e) {
-                auto element = [&](llvm::Value *v) {
-                    return type->isVectorTy() ? b.CreateExtractElement(v, e) : v;
-                };
-                llvm::Value *x = element(f.getArg(0));
-                llvm::Value *n = b.CreateTrunc(element(amount), word);
+            llvm::Value *rotated = fromLanes(b, type, [&](unsigned e) {
+                llvm::Value *x = laneOf(b, f.getArg(0), e);
+                llvm::Value *n = b.CreateTrunc(laneOf(b, amount, e), word);
                 llvm::Value *low = b.CreateTrunc(x, word);
                 llvm::Value *high = b.CreateTrunc(b.CreateLShr(x, 32), word);
                 llvm::Value *swap = b.CreateICmpUGE(n, b.getInt32(32));
@@ -135,11 +147,9 @@ void funnelRotates(llvm::Module &module) {
                 llvm::Value *second = b.CreateSelect(swap, high, low);
                 llvm::Value *newHigh = b.CreateCall(funnel, {second, first, n});
                 llvm::Value *newLow = b.CreateCall(funnel, {first, second, n});
-                llvm::Value *r =
-                    b.CreateOr(b.CreateShl(b.CreateZExt(newHigh, type->getScalarType()), 32),
-                               b.CreateZExt(newLow, type->getScalarType()));
-                rotated = type->isVectorTy() ? b.CreateInsertElement(rotated, r, e) : r;
-            }
+                return b.CreateOr(b.CreateShl(b.CreateZExt(newHigh, type->getScalarType()), 32),
+                                  b.CreateZExt(newLow, type->getScalarType()));
+            });
             b.CreateRet(rotated);
         }
         f.setLinkage(llvm::GlobalValue::InternalLinkage);
@@ -180,19 +190,16 @@ void saturatingConversions(llvm::Module &module) {
             llvm::FunctionType::get(registerType, {source}, false), instruction,
             std::string(result) + (isDouble ? ",d" : ",f"), /*hasSideEffects=*/false);
         llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "", &f));
-        llvm::Type *resultType = f.getReturnType();
-        llvm::Value *converted = llvm::PoisonValue::get(resultType);
-        for (unsigned e = 0; e < elementCount(resultType); ++e) {
-            llvm::Value *x =
-                resultType->isVectorTy() ? b.CreateExtractElement(f.getArg(0), e) : f.getArg(0);
+        llvm::Value *converted = fromLanes(b, f.getReturnType(), [&](unsigned e) {
+            llvm::Value *x = laneOf(b, f.getArg(0), e);
             llvm::Value *r = b.CreateTrunc(b.CreateCall(convert, {x}), element);
             // NaN converts to 0 from float to 32 bits or fewer; a double
             // NaN to uint gives 2^31 (H200), so from double and to 64 bits
             // NaN is 0 by a select.
             if (isDouble || bits == 64)
                 r = b.CreateSelect(b.CreateFCmpUNO(x, x), llvm::ConstantInt::get(element, 0), r);
-            converted = resultType->isVectorTy() ? b.CreateInsertElement(converted, r, e) : r;
-        }
+            return r;
+        });
         b.CreateRet(converted);
         f.setLinkage(llvm::GlobalValue::InternalLinkage);
     }
@@ -244,39 +251,25 @@ llvm::Value *clampFloats(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *low,
         llvm::Intrinsic::minnum, b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, x, low), high);
     if (!type->getScalarType()->isFloatTy())
         return clamped;
-    auto lanes = [&](llvm::Value *v, auto each) {
-        std::vector<llvm::Value *> results;
-        for (unsigned e = 0; e < elementCount(type); ++e)
-            results.push_back(each(type->isVectorTy() ? b.CreateExtractElement(v, e) : v));
-        return results;
-    };
-    auto all = [&](std::vector<llvm::Value *> values) {
-        llvm::Value *result = values[0];
-        for (size_t i = 1; i < values.size(); ++i)
-            result = b.CreateAnd(result, values[i]);
+    // Whether every element of v equals c.
+    auto all = [&](llvm::Value *v, double c) {
+        llvm::Value *result = nullptr;
+        for (unsigned e = 0; e < elementCount(type); ++e) {
+            llvm::Value *is =
+                b.CreateFCmpOEQ(laneOf(b, v, e), llvm::ConstantFP::get(b.getFloatTy(), c));
+            result = result ? b.CreateAnd(result, is) : is;
+        }
         return result;
     };
     auto constant = [&](llvm::Value *v) {
         return b.CreateIntrinsic(llvm::Intrinsic::is_constant, {v->getType()}, {v});
     };
-    auto equal = [&](double c) {
-        return [&b, c](llvm::Value *v) {
-            return b.CreateFCmpOEQ(v, llvm::ConstantFP::get(v->getType(), c));
-        };
-    };
-    llvm::Value *unit =
-        b.CreateAnd(b.CreateAnd(constant(low), constant(high)),
-                    b.CreateAnd(all(lanes(low, equal(0.0))), all(lanes(high, equal(1.0)))));
-    const std::vector<llvm::Value *> saturated = lanes(x, [&](llvm::Value *v) {
-        return b.CreateIntrinsic(llvm::Intrinsic::nvvm_saturate_f, {}, {v});
+    llvm::Value *unit = b.CreateAnd(b.CreateAnd(constant(low), constant(high)),
+                                    b.CreateAnd(all(low, 0.0), all(high, 1.0)));
+    llvm::Value *saturated = fromLanes(b, type, [&](unsigned e) {
+        return b.CreateIntrinsic(llvm::Intrinsic::nvvm_saturate_f, {}, {laneOf(b, x, e)});
     });
-    llvm::Value *vector = saturated[0];
-    if (type->isVectorTy()) {
-        vector = llvm::PoisonValue::get(type);
-        for (unsigned e = 0; e < saturated.size(); ++e)
-            vector = b.CreateInsertElement(vector, saturated[e], e);
-    }
-    return b.CreateSelect(unit, vector, clamped);
+    return b.CreateSelect(unit, saturated, clamped);
 }
 
 } // namespace
