@@ -38,9 +38,11 @@
 #       they with `benchmarks`, only
 #       the launch costs, bench_cuda_launch and bench_launch, with `launch`; with
 #       `peers`, on two GPUs or more, only the two-GPU suites and benchmark;
-#       with `math`, the builtins' suite and the kernels against NVIDIA's
-#       OpenCL on the same sources, bench_cuda_vs_opencl (with the packed
-#       kernel suite too, its outputs also compared with the CPU driver's);
+#       with `math`, the builtins' suite (ze_cuda.builtins) and the kernels
+#       against NVIDIA's OpenCL on the same sources, bench_cuda_vs_opencl:
+#       the project's (benchmarks/kernels/math: five kernels and OpenCL C's
+#       builtins family by family) and the packed kernel suite, its outputs
+#       also compared with the CPU driver's;
 #       with `compare`, run-and-compare of the packed suite (each kernel
 #       in a process of its own on libze_cuda.so and NVIDIA's OpenCL, its
 #       outputs against NVIDIA's and the CPU driver's, faults and hangs
