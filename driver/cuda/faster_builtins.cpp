@@ -1,5 +1,7 @@
 #include "faster_builtins.hpp"
 
+#include "lanes.hpp"
+
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
@@ -11,31 +13,6 @@
 #include <vector>
 
 namespace ze_cuda {
-
-namespace {
-
-unsigned elementCount(llvm::Type *type) {
-    auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
-    return vector ? vector->getNumElements() : 1;
-}
-
-// Element e of a vector, or the scalar itself.
-llvm::Value *laneOf(llvm::IRBuilder<> &b, llvm::Value *v, unsigned e) {
-    return v->getType()->isVectorTy() ? b.CreateExtractElement(v, e) : v;
-}
-
-// The value of `type` (a vector, or a scalar) whose element e is lane(e):
-// the instructions these builtins take are scalar.
-template <class Lane> llvm::Value *fromLanes(llvm::IRBuilder<> &b, llvm::Type *type, Lane lane) {
-    if (!type->isVectorTy())
-        return lane(0u);
-    llvm::Value *v = llvm::PoisonValue::get(type);
-    for (unsigned e = 0; e < elementCount(type); ++e)
-        v = b.CreateInsertElement(v, lane(e), e);
-    return v;
-}
-
-} // namespace
 
 void halfStores(llvm::Module &module) {
     // vstore[a]_half[n][_rte](value, offset, pointer): the value's type
@@ -63,8 +40,8 @@ void halfStores(llvm::Module &module) {
         // Element by element, as vload_half reads them: LLVM forwards such
         // stores to such loads (not all elements of one vector store).
         for (unsigned e = 0; e < count; ++e)
-            b.CreateAlignedStore(count == 1 ? halves : b.CreateExtractElement(halves, e),
-                                 b.CreateConstGEP1_64(half, base, e), llvm::Align(2));
+            b.CreateAlignedStore(laneOf(b, halves, e), b.CreateConstGEP1_64(half, base, e),
+                                 llvm::Align(2));
         b.CreateRetVoid();
         f.setLinkage(llvm::GlobalValue::InternalLinkage);
     }
@@ -91,8 +68,7 @@ void selectShuffles(llvm::Module &module) {
         for (unsigned a = 0; a + 1 < f.arg_size(); ++a)
             for (unsigned e = 0; e < input->getNumElements(); ++e)
                 candidates.push_back(b.CreateExtractElement(f.getArg(a), e));
-        llvm::Value *shuffled = llvm::PoisonValue::get(result);
-        for (unsigned i = 0; i < result->getNumElements(); ++i) {
+        llvm::Value *shuffled = fromLanes(b, result, [&](unsigned i) {
             llvm::Value *index = b.CreateExtractElement(mask, i);
             // Only the bits that count the candidates are read (OpenCL: the
             // ilogb(2m - 1) low bits), one level of selects for each.
@@ -104,8 +80,8 @@ void selectShuffles(llvm::Module &module) {
                     next.push_back(b.CreateSelect(set, level[t + 1], level[t]));
                 level = std::move(next);
             }
-            shuffled = b.CreateInsertElement(shuffled, level[0], i);
-        }
+            return level[0];
+        });
         b.CreateRet(shuffled);
         f.setLinkage(llvm::GlobalValue::InternalLinkage);
     }
@@ -222,7 +198,7 @@ void shortGeometry(llvm::Module &module, bool unsafe) {
         const unsigned count = elementCount(p->getType());
         llvm::Value *sum = nullptr;
         for (unsigned e = 0; e < count; ++e) {
-            llvm::Value *x = b.CreateExtractElement(p, e);
+            llvm::Value *x = laneOf(b, p, e);
             sum = sum ? b.CreateIntrinsic(llvm::Intrinsic::fma, {x->getType()}, {x, x, sum})
                       : b.CreateFMul(x, x);
         }
@@ -288,13 +264,8 @@ void floatClamps(llvm::Module &module) {
         if (f.getArg(value)->getType() != type)
             continue;
         llvm::IRBuilder<> b(llvm::BasicBlock::Create(module.getContext(), "", &f));
-        auto widen = [&](llvm::Value *v) {
-            return v->getType() == type
-                       ? v
-                       : b.CreateVectorSplat(llvm::cast<llvm::VectorType>(type)->getElementCount(),
-                                             v);
-        };
-        llvm::Value *low = widen(f.getArg(first)), *high = widen(f.getArg(first + 1));
+        llvm::Value *low = widenTo(b, f.getArg(first), type);
+        llvm::Value *high = widenTo(b, f.getArg(first + 1), type);
         llvm::Value *one = llvm::ConstantFP::get(type, 1.0);
         if (!smooth) {
             b.CreateRet(clampFloats(b, f.getArg(value), low, high));

@@ -1,6 +1,7 @@
 #include "libdevice_math.hpp"
 
 #include "call_rewrite.hpp"
+#include "lanes.hpp"
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/Constants.h>
@@ -48,22 +49,12 @@ void define(llvm::Function &f, const std::string &name, bool fast) {
     llvm::FunctionCallee callee = module.getOrInsertFunction(
         prefix + name + (isFloat ? "f" : ""), llvm::FunctionType::get(element, params, false));
     llvm::IRBuilder<> b(llvm::BasicBlock::Create(f.getContext(), "", &f));
-    auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(f.getReturnType());
-    if (!vector) {
+    b.CreateRet(fromLanes(b, f.getReturnType(), [&](unsigned e) {
         std::vector<llvm::Value *> args;
         for (llvm::Argument &a : f.args())
-            args.push_back(&a);
-        b.CreateRet(b.CreateCall(callee, args));
-    } else {
-        llvm::Value *result = llvm::UndefValue::get(vector);
-        for (unsigned i = 0; i < vector->getNumElements(); ++i) {
-            std::vector<llvm::Value *> args;
-            for (llvm::Argument &a : f.args())
-                args.push_back(b.CreateExtractElement(&a, i));
-            result = b.CreateInsertElement(result, b.CreateCall(callee, args), i);
-        }
-        b.CreateRet(result);
-    }
+            args.push_back(laneOf(b, &a, e));
+        return b.CreateCall(callee, args);
+    }));
     f.setLinkage(llvm::GlobalValue::InternalLinkage);
 }
 

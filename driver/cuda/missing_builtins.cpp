@@ -1,5 +1,7 @@
 #include "missing_builtins.hpp"
 
+#include "lanes.hpp"
+
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
@@ -271,18 +273,12 @@ void minMaxClamp(llvm::Module &module) {
             continue;
         llvm::Type *result = f.getReturnType();
         llvm::IRBuilder<> b(llvm::BasicBlock::Create(module.getContext(), "", &f));
-        // clamp(gentype, sgentype, sgentype): scalar bounds of a vector.
-        auto bound = [&](llvm::Value *v) {
-            return v->getType() == result
-                       ? v
-                       : b.CreateVectorSplat(
-                             llvm::cast<llvm::VectorType>(result)->getElementCount(), v);
-        };
         llvm::Value *low =
             b.CreateBinaryIntrinsic(*isSigned ? llvm::Intrinsic::smax : llvm::Intrinsic::umax,
-                                    f.getArg(0), bound(f.getArg(1)));
-        b.CreateRet(b.CreateBinaryIntrinsic(
-            *isSigned ? llvm::Intrinsic::smin : llvm::Intrinsic::umin, low, bound(f.getArg(2))));
+                                    f.getArg(0), widenTo(b, f.getArg(1), result));
+        b.CreateRet(
+            b.CreateBinaryIntrinsic(*isSigned ? llvm::Intrinsic::smin : llvm::Intrinsic::umin, low,
+                                    widenTo(b, f.getArg(2), result)));
         f.setLinkage(llvm::GlobalValue::InternalLinkage);
     }
 }

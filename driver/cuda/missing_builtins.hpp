@@ -51,7 +51,10 @@ void addressSpaceQueries(llvm::Module &module);
 // local pointers. On NVPTX private and generic pointers are the same (the
 // generic address space, 0), so a call of the generic overload becomes a
 // call of the private one `library` defines, as the same code. Only
-// overloads whose last parameter is the one generic pointer.
+// overloads whose last parameter is the one generic pointer. (The OpenCL
+// backend takes the global overloads instead, ../program/generic_builtins.hpp:
+// its CPU device has one flat address space; here a generic pointer may
+// point to local or private memory.)
 void genericPointerOverloads(llvm::Module &module, const llvm::Module &library);
 
 // mul24 and mad24 on int and uint (and their vectors) as the full 32-bit

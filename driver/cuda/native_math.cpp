@@ -1,6 +1,7 @@
 #include "native_math.hpp"
 
 #include "call_rewrite.hpp"
+#include "lanes.hpp"
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
@@ -113,24 +114,20 @@ constexpr HalfBuiltin kHalfBuiltins[] = {
 };
 
 // The builtin `name` stands for, if it is one of kBuiltins (or sqrt, when
-// it may be approximate; or one of kHalfBuiltins, when the build allows
-// unsafe math).
-const Builtin *find(llvm::StringRef name, bool approximateSqrt, bool unsafe) {
+// it may be approximate).
+const Builtin *find(llvm::StringRef name, bool approximateSqrt) {
     static constexpr Builtin kSqrt = {"sqrt", Kind::sqrt};
     for (const Builtin &builtin : kBuiltins)
         if (name == builtin.name)
             return &builtin;
-    for (const HalfBuiltin &half : kHalfBuiltins)
-        if (unsafe && name == half.approximate.name)
-            return &half.approximate;
     return approximateSqrt && name == kSqrt.name ? &kSqrt : nullptr;
 }
 
-// The precise builtin a half_* one of kHalfBuiltins is, or null.
-const char *preciseOf(llvm::StringRef name) {
+// The entry of kHalfBuiltins for `name`, or null.
+const HalfBuiltin *findHalf(llvm::StringRef name) {
     for (const HalfBuiltin &half : kHalfBuiltins)
         if (name == half.approximate.name)
-            return half.precise;
+            return &half;
     return nullptr;
 }
 
@@ -140,22 +137,14 @@ bool isFloats(llvm::Type *type) {
 }
 
 // Defines `f` lane by lane (the instructions are scalar) by `lane`, which
-// makes one float result from one or two floats.
+// makes one float result from one or two floats (the second null for one).
 template <class Lane> void defineByLanes(llvm::Function &f, Lane lane) {
     llvm::IRBuilder<> b(llvm::BasicBlock::Create(f.getContext(), "", &f));
     llvm::Value *x = f.getArg(0);
     llvm::Value *y = f.arg_size() > 1 ? f.getArg(1) : nullptr;
-    auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(f.getReturnType());
-    if (!vector) {
-        b.CreateRet(lane(b, x, y));
-    } else {
-        llvm::Value *result = llvm::UndefValue::get(vector);
-        for (unsigned i = 0; i < vector->getNumElements(); ++i) {
-            llvm::Value *yi = y ? b.CreateExtractElement(y, i) : nullptr;
-            result = b.CreateInsertElement(result, lane(b, b.CreateExtractElement(x, i), yi), i);
-        }
-        b.CreateRet(result);
-    }
+    b.CreateRet(fromLanes(b, f.getReturnType(), [&](unsigned e) {
+        return lane(b, laneOf(b, x, e), y ? laneOf(b, y, e) : nullptr);
+    }));
     f.setLinkage(llvm::GlobalValue::InternalLinkage);
 }
 
@@ -172,8 +161,12 @@ unsigned defineNativeMath(llvm::Module &module, bool approximateSqrt, bool unsaf
         llvm::StringRef name, params;
         if (!f->isDeclaration() || !ze_driver::detail::demangleName(f->getName(), &name, &params))
             continue;
-        const Builtin *builtin = find(name, approximateSqrt, unsafe);
-        const char *precise = builtin ? nullptr : preciseOf(name);
+        // A half_* function of kHalfBuiltins is the approximate one under
+        // unsafe math, the precise one otherwise.
+        const HalfBuiltin *half = findHalf(name);
+        const Builtin *builtin =
+            half ? (unsafe ? &half->approximate : nullptr) : find(name, approximateSqrt);
+        const char *precise = half && !unsafe ? half->precise : nullptr;
         const bool twoArgs =
             builtin && (builtin->kind == Kind::powr || builtin->kind == Kind::divide);
         if ((!builtin && !precise) || f->arg_size() != (twoArgs ? 2u : 1u) ||

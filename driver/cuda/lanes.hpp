@@ -1,0 +1,41 @@
+// Building a builtin's body element by element: the GPU's instructions are
+// scalar, and OpenCL's builtins take scalars and vectors alike. Shared by
+// the translation's builtin definitions (faster_builtins.cpp,
+// missing_builtins.cpp, native_math.cpp, libdevice_math.cpp).
+#pragma once
+
+#include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/IRBuilder.h>
+
+namespace ze_cuda {
+
+// How many elements a value of `type` has: a vector's, or one.
+inline unsigned elementCount(llvm::Type *type) {
+    auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
+    return vector ? vector->getNumElements() : 1;
+}
+
+// Element e of a vector, or the scalar itself.
+inline llvm::Value *laneOf(llvm::IRBuilder<> &b, llvm::Value *v, unsigned e) {
+    return v->getType()->isVectorTy() ? b.CreateExtractElement(v, e) : v;
+}
+
+// The value of `type` (a vector, or a scalar) whose element e is lane(e).
+template <class Lane> llvm::Value *fromLanes(llvm::IRBuilder<> &b, llvm::Type *type, Lane lane) {
+    if (!type->isVectorTy())
+        return lane(0u);
+    llvm::Value *v = llvm::PoisonValue::get(type);
+    for (unsigned e = 0; e < elementCount(type); ++e)
+        v = b.CreateInsertElement(v, lane(e), e);
+    return v;
+}
+
+// A scalar argument widened to the vector `type` (clamp(gentype, sgentype,
+// sgentype): scalar bounds of a vector), or the value as it is.
+inline llvm::Value *widenTo(llvm::IRBuilder<> &b, llvm::Value *v, llvm::Type *type) {
+    return v->getType() == type
+               ? v
+               : b.CreateVectorSplat(llvm::cast<llvm::VectorType>(type)->getElementCount(), v);
+}
+
+} // namespace ze_cuda
