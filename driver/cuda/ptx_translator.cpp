@@ -8,6 +8,7 @@
 #include "inline_program.hpp"
 #include "libdevice_math.hpp"
 #include "loop_versioning.hpp"
+#include "lsr_fences.hpp"
 #include "missing_builtins.hpp"
 #include "native_math.hpp"
 #include "opencl_division.hpp"
@@ -464,6 +465,7 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
     addVectorLoads(builder);
     addIndexOffsets(builder);
     addWideIntegers(builder);
+    addLsrFences(builder); // after the widening: it sees the 32-bit chains
     builder.registerModuleAnalyses(modules);
     builder.registerCGSCCAnalyses(sccs);
     builder.registerFunctionAnalyses(functions);

@@ -987,6 +987,46 @@ TEST_F(CudaKernels, NarrowIntegerChainsWrapAsTheirTypes) {
             << i;
 }
 
+// Loops whose counter enters data (loop_recurrences.cl, lsr_fences.hpp):
+// chains of masked 24-bit products, of products of loop values with the
+// counter added, and the counter masked and sign-extended, against the host
+// (unsigned arithmetic, where wrapping is defined). 37 trips: the unrolled
+// loop and its remainder both run.
+TEST_F(CudaKernels, LoopCountersMixedIntoDataKeepTheirValues) {
+    constexpr uint32_t n = 256, trips = 37;
+    ze_module_handle_t m = cudaModule("loop_recurrences");
+    const std::vector<uint32_t> in = values<uint32_t>(n, 31);
+    uint32_t *din = deviceWith(in);
+    uint32_t *outs[3] = {device<uint32_t>(n), device<uint32_t>(n), device<uint32_t>(n)};
+    const char *names[3] = {"masked_mad24", "mixed_chain", "masked_counter"};
+    for (int which = 0; which < 3; ++which) {
+        ze_kernel_handle_t k = kernel(m, names[which], 64);
+        void *out = outs[which], *input = din;
+        ASSERT_ZE_SUCCESS(setArgs(k, {pointer(out), pointer(input), byValue(trips)}));
+        ASSERT_ZE_SUCCESS(launch(list_, k, {n / 64, 1, 1}));
+    }
+    const std::vector<uint32_t> mad24 = read(outs[0], n), chain = read(outs[1], n),
+                                counter = read(outs[2], n);
+    for (size_t i = 0; i < n; ++i) {
+        uint32_t a = in[i], b = a ^ 0x5bd1e995u;
+        for (uint32_t k = 0; k < trips; ++k) {
+            a = (a & 0x7fffffu) * (b & 0x7fffu) + k;
+            b = (b & 0xffffu) * (a & 0x7ffu) + a;
+        }
+        ASSERT_EQ(mad24[i], a ^ b) << i;
+        a = in[i], b = a ^ 0x2545f491u;
+        for (uint32_t k = 0; k < trips; ++k) {
+            a = a * b + k;
+            b = b * a + a;
+        }
+        ASSERT_EQ(chain[i], a ^ b) << i;
+        uint32_t x = in[i];
+        for (uint32_t k = 0; k < trips; ++k)
+            x = x * 3 + (k & 3) + uint32_t(int32_t(int8_t(uint8_t(k * 5))));
+        ASSERT_EQ(counter[i], x) << i;
+    }
+}
+
 // Multiplication in GF(2^8) modulo x^8 + x^4 + x^3 + x + 1 (inlining.cl's gf_mul).
 uint8_t gfMul(uint8_t a, uint8_t b) {
     uint8_t p = 0;

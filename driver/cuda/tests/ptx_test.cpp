@@ -407,6 +407,22 @@ TEST(PtxTranslation, NarrowIntegerChainsAreComputedIn32Bits) {
     EXPECT_NE(entryOf(ptx, "char_to_int").find("cvt.s32.s8"), std::string::npos);
 }
 
+// Loop counters mixed into data and masked (lsr_fences.hpp): no 16-bit
+// registers, and no induction variable per term (fewer adds than the
+// chains' multiply-adds; loop strength reduction made 16 and 51 of them).
+TEST(PtxTranslation, LoopCountersInDataAreLeftToTheLoop) {
+    const std::string ptx = translatedTestKernel("/loop_recurrences.spv");
+    for (const char *kernel : {"masked_mad24", "mixed_chain", "masked_counter"}) {
+        SCOPED_TRACE(kernel);
+        const std::string entry = entryOf(ptx, kernel);
+        ASSERT_FALSE(entry.empty());
+        EXPECT_EQ(count(entry, ".s16"), 0u) << entry;
+        EXPECT_EQ(count(entry, ".u16"), 0u) << entry;
+        if (std::string(kernel) != "masked_counter")
+            EXPECT_LT(count(entry, "add.s32"), count(entry, "mad.lo.s32")) << entry;
+    }
+}
+
 // The rewrite on IR: elements read on both sides of a store are not joined
 // (the later read may see the store), a group without its first element is
 // left alone (the vector's alignment is unknown), and elements of a vector
