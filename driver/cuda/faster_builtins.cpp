@@ -300,4 +300,221 @@ void selectSigns(llvm::Module &module) {
     }
 }
 
+void selectFdims(llvm::Module &module) {
+    for (llvm::Function &f : module) {
+        llvm::Type *type = f.getReturnType();
+        if (!f.isDeclaration() || !f.getName().startswith("_Z4fdim") || f.arg_size() != 2 ||
+            !type->isFPOrFPVectorTy() || f.getArg(0)->getType() != type ||
+            f.getArg(1)->getType() != type)
+            continue;
+        llvm::IRBuilder<> b(llvm::BasicBlock::Create(module.getContext(), "", &f));
+        llvm::Value *x = f.getArg(0), *y = f.getArg(1);
+        b.CreateRet(b.CreateSelect(b.CreateFCmpOLE(x, y), llvm::ConstantFP::get(type, 0.0),
+                                   b.CreateFSub(x, y)));
+        f.setLinkage(llvm::GlobalValue::InternalLinkage);
+    }
+}
+
+namespace {
+
+// The bits of a float type's values: i32 for float, i64 for double (and
+// vectors of them).
+llvm::Type *bitsOf(llvm::Type *type) {
+    return type->getWithNewType(
+        llvm::IntegerType::get(type->getContext(), type->getScalarSizeInBits()));
+}
+
+// magnitude with its sign flipped where sign's is negative (magnitude's own
+// sign kept: a remainder below zero stays so for a positive x).
+llvm::Value *flipSignBy(llvm::IRBuilder<> &b, llvm::Value *magnitude, llvm::Value *sign) {
+    llvm::Type *bits = bitsOf(magnitude->getType());
+    llvm::Value *signBit =
+        llvm::ConstantInt::get(bits, llvm::APInt::getSignMask(bits->getScalarSizeInBits()));
+    return b.CreateBitCast(b.CreateXor(b.CreateBitCast(magnitude, bits),
+                                       b.CreateAnd(b.CreateBitCast(sign, bits), signBit)),
+                           magnitude->getType());
+}
+
+// The scalar fmod (nearest false) or remainder (nearest true) of `type`,
+// defined in `f` (the declaration of the builtin): the fast path above,
+// libclc's `slow` otherwise.
+void defineQuotientRemainder(llvm::Function &f, llvm::FunctionCallee slow, bool nearest) {
+    llvm::LLVMContext &context = f.getContext();
+    llvm::Type *type = f.getReturnType();
+    const bool single = type->isFloatTy();
+    auto constant = [&](double c) { return llvm::ConstantFP::get(type, c); };
+    llvm::Value *x = f.getArg(0), *y = f.getArg(1);
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "", &f));
+    llvm::BasicBlock *quick = llvm::BasicBlock::Create(context, "quick", &f);
+    llvm::BasicBlock *general = llvm::BasicBlock::Create(context, "general", &f);
+    llvm::Value *ax = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+    llvm::Value *ay = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, y);
+    // Ordered comparisons: a NaN or an infinite x takes the general path.
+    llvm::Value *fast =
+        b.CreateAnd(b.CreateFCmpOLT(ax, b.CreateFMul(ay, constant(single ? 0x1p20 : 0x1p40))),
+                    b.CreateAnd(b.CreateFCmpOGE(ay, constant(single ? 0x1p-100 : 0x1p-900)),
+                                b.CreateFCmpOLE(ay, constant(single ? 0x1p100 : 0x1p900))));
+    b.CreateCondBr(fast, quick, general);
+
+    b.SetInsertPoint(quick);
+    auto remainderOf = [&](llvm::Value *q) {
+        return b.CreateIntrinsic(llvm::Intrinsic::fma, {type}, {b.CreateFNeg(q), ay, ax});
+    };
+    llvm::Value *q = b.CreateUnaryIntrinsic(llvm::Intrinsic::trunc,
+                                            b.CreateFMul(ax, b.CreateFDiv(constant(1.0), ay)));
+    llvm::Value *r = remainderOf(q);
+    q = b.CreateSelect(b.CreateFCmpOLT(r, constant(0.0)), b.CreateFSub(q, constant(1.0)),
+                       b.CreateSelect(b.CreateFCmpOGE(r, ay), b.CreateFAdd(q, constant(1.0)), q));
+    r = remainderOf(q);
+    if (nearest) {
+        llvm::Value *half = b.CreateFMul(ay, constant(0.5));
+        llvm::Value *odd = b.CreateTrunc(b.CreateFPToUI(q, b.getInt64Ty()), b.getInt1Ty());
+        llvm::Value *up =
+            b.CreateOr(b.CreateFCmpOGT(r, half), b.CreateAnd(b.CreateFCmpOEQ(r, half), odd));
+        r = b.CreateSelect(up, b.CreateFSub(r, ay), r);
+    }
+    b.CreateRet(flipSignBy(b, r, x));
+
+    b.SetInsertPoint(general);
+    if (single) { // in double: exact there, and the result is a float
+        llvm::Value *wide = b.CreateCall(
+            slow, {b.CreateFPExt(x, b.getDoubleTy()), b.CreateFPExt(y, b.getDoubleTy())});
+        b.CreateRet(b.CreateFPTrunc(wide, type));
+    } else {
+        b.CreateRet(b.CreateCall(slow, {x, y}));
+    }
+}
+
+} // namespace
+
+void quotientRemainders(llvm::Module &module) {
+    // <length><name><operand type>: fmod and remainder of float, double and
+    // their vectors (<type>S_ for the second operand).
+    static const std::regex mangled(R"(_Z(4fmod|9remainder)(f|d|Dv\d+_[fd])(f|d|S_))");
+    std::vector<llvm::Function *> builtins;
+    for (llvm::Function &f : module) {
+        const std::string name = f.getName().str();
+        if (f.isDeclaration() && std::regex_match(name, mangled) && f.arg_size() == 2 &&
+            f.getReturnType()->getScalarType()->isFloatingPointTy() &&
+            !f.getReturnType()->getScalarType()->isHalfTy())
+            builtins.push_back(&f);
+    }
+    for (llvm::Function *f : builtins) {
+        const bool nearest = f->getName().startswith("_Z9remainder");
+        llvm::Type *type = f->getReturnType();
+        llvm::Type *scalar = type->getScalarType();
+        const std::string what = nearest ? "remainder" : "fmod";
+        const std::string letter = scalar->isFloatTy() ? "f" : "d";
+        auto *signature = llvm::FunctionType::get(scalar, {scalar, scalar}, false);
+        // The scalar builtin, defined here (it may be declared already).
+        llvm::Function *one = llvm::cast<llvm::Function>(
+            module
+                .getOrInsertFunction("_Z" + std::to_string(what.size()) + what + letter + letter,
+                                     signature)
+                .getCallee());
+        if (one->isDeclaration()) {
+            // libclc's double function for both: its float ones flush
+            // subnormals (its NVPTX build declares float subnormals
+            // unsupported), so that fmod(7, 3 * 2^-149) was 0.
+            const std::string clc = "__clc_" + what;
+            llvm::Type *doubleType = llvm::Type::getDoubleTy(module.getContext());
+            defineQuotientRemainder(
+                *one,
+                module.getOrInsertFunction(
+                    "_Z" + std::to_string(clc.size()) + clc + "dd",
+                    llvm::FunctionType::get(doubleType, {doubleType, doubleType}, false)),
+                nearest);
+            one->setLinkage(llvm::GlobalValue::InternalLinkage);
+        }
+        if (f == one)
+            continue;
+        llvm::IRBuilder<> b(llvm::BasicBlock::Create(module.getContext(), "", f));
+        b.CreateRet(fromLanes(b, type, [&](unsigned e) {
+            return b.CreateCall(one, {laneOf(b, f->getArg(0), e), laneOf(b, f->getArg(1), e)});
+        }));
+        f->setLinkage(llvm::GlobalValue::InternalLinkage);
+    }
+}
+
+void bitCopySigns(llvm::Module &module) {
+    for (llvm::Function &f : module) {
+        llvm::Type *type = f.getReturnType();
+        if (!f.isDeclaration() || !f.getName().startswith("_Z8copysign") || f.arg_size() != 2 ||
+            !type->isFPOrFPVectorTy() || type->getScalarType()->isHalfTy() ||
+            f.getArg(0)->getType() != type || f.getArg(1)->getType() != type)
+            continue;
+        llvm::IRBuilder<> b(llvm::BasicBlock::Create(module.getContext(), "", &f));
+        b.CreateRet(
+            flipSignBy(b, b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, f.getArg(0)), f.getArg(1)));
+        f.setLinkage(llvm::GlobalValue::InternalLinkage);
+    }
+}
+
+namespace {
+
+// The scalar float ldexp, defined in `f` (the declaration of _Z5ldexpfi).
+void defineLdexp(llvm::Function &f) {
+    llvm::LLVMContext &context = f.getContext();
+    llvm::Value *x = f.getArg(0), *n = f.getArg(1);
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "", &f));
+    llvm::BasicBlock *quick = llvm::BasicBlock::Create(context, "quick", &f);
+    llvm::BasicBlock *wide = llvm::BasicBlock::Create(context, "wide", &f);
+    // n in [-126, 127]: 2^n a normal float.
+    b.CreateCondBr(b.CreateICmpULT(b.CreateAdd(n, b.getInt32(126)), b.getInt32(254)), quick, wide);
+
+    b.SetInsertPoint(quick);
+    llvm::Value *scale = b.CreateShl(b.CreateAdd(n, b.getInt32(127)), 23);
+    b.CreateRet(b.CreateFMul(x, b.CreateBitCast(scale, b.getFloatTy())));
+
+    b.SetInsertPoint(wide);
+    // Beyond 400 every nonzero float overflows or underflows either way.
+    llvm::Value *clamped = b.CreateBinaryIntrinsic(
+        llvm::Intrinsic::smin, b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, n, b.getInt32(-400)),
+        b.getInt32(400));
+    llvm::Value *wideScale =
+        b.CreateShl(b.CreateZExt(b.CreateAdd(clamped, b.getInt32(1023)), b.getInt64Ty()), 52);
+    llvm::Value *product = b.CreateFMul(b.CreateFPExt(x, b.getDoubleTy()),
+                                        b.CreateBitCast(wideScale, b.getDoubleTy()));
+    b.CreateRet(b.CreateFPTrunc(product, b.getFloatTy()));
+}
+
+} // namespace
+
+void exactLdexps(llvm::Module &module) {
+    std::vector<llvm::Function *> builtins;
+    for (llvm::Function &f : module) {
+        llvm::Type *type = f.getReturnType();
+        if (f.isDeclaration() && f.getName().startswith("_Z5ldexp") && f.arg_size() == 2 &&
+            type->getScalarType()->isFloatTy() && f.getArg(0)->getType() == type &&
+            f.getArg(1)->getType()->getScalarType()->isIntegerTy(32))
+            builtins.push_back(&f);
+    }
+    if (builtins.empty())
+        return;
+    llvm::LLVMContext &context = module.getContext();
+    llvm::Type *floatType = llvm::Type::getFloatTy(context);
+    llvm::Function *one = llvm::cast<llvm::Function>(
+        module
+            .getOrInsertFunction(
+                "_Z5ldexpfi", llvm::FunctionType::get(
+                                  floatType, {floatType, llvm::Type::getInt32Ty(context)}, false))
+            .getCallee());
+    if (one->isDeclaration()) {
+        defineLdexp(*one);
+        one->setLinkage(llvm::GlobalValue::InternalLinkage);
+    }
+    for (llvm::Function *f : builtins) {
+        if (f == one)
+            continue;
+        llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "", f));
+        llvm::Value *n =
+            widenTo(b, f->getArg(1),
+                    llvm::VectorType::getInteger(llvm::cast<llvm::VectorType>(f->getReturnType())));
+        b.CreateRet(fromLanes(b, f->getReturnType(), [&](unsigned e) {
+            return b.CreateCall(one, {laneOf(b, f->getArg(0), e), laneOf(b, n, e)});
+        }));
+        f->setLinkage(llvm::GlobalValue::InternalLinkage);
+    }
+}
+
 } // namespace ze_cuda

@@ -543,6 +543,10 @@ ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &
     shortGeometry(*module, math.unsafe);
     floatClamps(*module);
     selectSigns(*module);
+    selectFdims(*module);
+    quotientRemainders(*module);
+    bitCopySigns(*module);
+    exactLdexps(*module);
     addFastMathFlags(*module, math);
     markOpenClDivisions(*module, math);
     printfAsVprintf(*module);

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 namespace zetest {
 namespace {
@@ -1022,6 +1023,160 @@ TEST_F(CudaBuiltins, SignOfEveryKindOfValue) {
             << "sign(" << x[i] << ") = " << got[i];
         EXPECT_EQ(std::memcmp(&gotD[i], &wantD, sizeof(double)), 0)
             << "sign(" << d[i] << ") = " << gotD[i];
+    }
+}
+
+// Pairs for fmod and remainder (faster_builtins.hpp's fast path and the
+// general one): special values against each other, exact multiples and
+// halfway points of small quotients (remainder's ties to even), then
+// quotients of 2^-4 to 2^48 of divisors of 2^-30 to 2^30, both signs.
+template <class T> std::pair<std::vector<T>, std::vector<T>> quotientPairs(uint32_t n) {
+    const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+    const T specialX[] = {0,
+                          -T(0),
+                          inf,
+                          -inf,
+                          nan,
+                          std::numeric_limits<T>::denorm_min() * 5,
+                          std::numeric_limits<T>::max(),
+                          T(-5.5),
+                          T(7)};
+    const T specialY[] = {0,
+                          -T(0),
+                          inf,
+                          nan,
+                          std::numeric_limits<T>::denorm_min() * 3,
+                          std::ldexp(T(1.25), -110),
+                          std::ldexp(T(1.5), 110),
+                          T(1.7),
+                          T(-5.1),
+                          T(0.5)};
+    std::vector<T> x, y;
+    for (T a : specialX)
+        for (T b : specialY)
+            x.push_back(a), y.push_back(b);
+    uint64_t state = 0x9e3779b97f4a7c15ull;
+    auto next = [&] { // xorshift64
+        state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+        return state;
+    };
+    auto mantissa = [&] { return T(1) + T(next() % (1u << 20)) / T(1u << 20); };
+    for (int k = -40; k <= 40; ++k) {
+        const T divisor = mantissa() * std::ldexp(T(1), int(next() % 20) - 10);
+        x.push_back(T(k) * divisor), y.push_back(divisor);
+        x.push_back((T(k) + T(0.5)) * divisor), y.push_back(-divisor);
+    }
+    while (x.size() < n) {
+        const T divisor = mantissa() * std::ldexp(T(1), int(next() % 61) - 30);
+        const T quotient = mantissa() * std::ldexp(T(1), int(next() % 53) - 4);
+        const T sx = next() & 1 ? -1 : 1, sy = next() & 1 ? -1 : 1;
+        x.push_back(sx * quotient * divisor), y.push_back(sy * divisor);
+    }
+    x.resize(n), y.resize(n);
+    return {x, y};
+}
+
+template <class T> bool sameValue(T a, T b) {
+    return (std::isnan(a) && std::isnan(b)) || std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+// fmod and remainder are exact: every result equals the host's bit for bit
+// (NaN for NaN), scalar and float4, float and double; copysign and fdim
+// too. The host's remainder is remquo's: glibc 2.36's remainder of doubles
+// rounds some ties of large quotients to the odd neighbour
+// (remainder(0x1.6b4745f2f366bp+46, 0x1.f72a5bp+19), a quotient of
+// 96903320.5, gives -0x1.f72a5bp+18).
+TEST_F(CudaBuiltins, QuotientRemaindersAreExact) {
+    constexpr uint32_t n = 8192;
+    const auto [x, y] = quotientPairs<float>(n);
+    const auto [dx, dy] = quotientPairs<double>(n);
+    float *f = device<float>(6 * n);
+    double *d = device<double>(4 * n);
+    void *px = deviceWith(x), *py = deviceWith(y), *pdx = deviceWith(dx), *pdy = deviceWith(dy),
+         *pf = f, *pd = d;
+    ze_kernel_handle_t k = kernel(cudaModule("faster_builtins"), "quotient_remainders", 64);
+    ASSERT_ZE_SUCCESS(setArgs(k, {pointer(px), pointer(py), pointer(pdx), pointer(pdy), pointer(pf),
+                                  pointer(pd), byValue(n)}));
+    ASSERT_ZE_SUCCESS(launch(list_, k, {n / 64, 1, 1}));
+    const std::vector<float> got = read(f, 6 * n);
+    const std::vector<double> gotD = read(d, 4 * n);
+    const char *names[4] = {"fmod", "remainder", "copysign", "fdim"};
+    size_t wrong = 0;
+    for (uint32_t i = 0; i < n && wrong < 20; ++i) {
+        int quotient = 0;
+        const float want[4] = {std::fmod(x[i], y[i]), std::remquo(x[i], y[i], &quotient),
+                               std::copysign(x[i], y[i]), std::fdim(x[i], y[i])};
+        const double wantD[4] = {std::fmod(dx[i], dy[i]), std::remquo(dx[i], dy[i], &quotient),
+                                 std::copysign(dx[i], dy[i]), std::fdim(dx[i], dy[i])};
+        for (int r = 0; r < 4; ++r) {
+            if (!sameValue(got[4 * i + r], want[r]))
+                ++wrong, ADD_FAILURE() << names[r] << "(" << x[i] << ", " << y[i]
+                                       << ") = " << got[4 * i + r] << ", not " << want[r];
+            if (!sameValue(gotD[4 * i + r], wantD[r]))
+                ++wrong, ADD_FAILURE() << names[r] << "(" << dx[i] << ", " << dy[i]
+                                       << ") = " << gotD[4 * i + r] << ", not " << wantD[r];
+        }
+        for (int r = 0; r < 2; ++r) // the float4 forms: every lane (n is a multiple of 4)
+            if (!sameValue(got[(4 + r) * n + i], want[r]))
+                ++wrong, ADD_FAILURE() << names[r] << " of float4, lane " << i << ": "
+                                       << got[(4 + r) * n + i] << ", not " << want[r];
+    }
+}
+
+// ldexp of floats, correctly rounded, subnormal arguments and results
+// included (faster_builtins.hpp: libclc's flushed them): every result equals
+// the host's bit for bit, scalar and float4 with a vector or a scalar
+// exponent.
+TEST_F(CudaBuiltins, LdexpKeepsSubnormals) {
+    constexpr uint32_t n = 4096;
+    const float specials[] = {0.0f,    -0.0f,     INFINITY, -INFINITY, NAN,   1e-45f,
+                              -3e-42f, 1.17e-38f, 3.4e38f,  1.0f,      -1.5f, 0.75f};
+    const int exponents[] = {0,
+                             1,
+                             -1,
+                             127,
+                             128,
+                             -126,
+                             -127,
+                             -149,
+                             -150,
+                             254,
+                             -277,
+                             300,
+                             -300,
+                             400,
+                             -401,
+                             std::numeric_limits<int>::max(),
+                             std::numeric_limits<int>::min()};
+    std::vector<float> x;
+    std::vector<int> e;
+    for (float v : specials)
+        for (int k : exponents)
+            x.push_back(v), e.push_back(k);
+    uint64_t state = 0x2545f4914f6cdd1dull;
+    while (x.size() < n) {
+        state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+        uint32_t bits = uint32_t(state); // any float, subnormals and NaNs included
+        float v;
+        std::memcpy(&v, &bits, sizeof(v));
+        x.push_back(v), e.push_back(int((state >> 32) % 601) - 300);
+    }
+    // The scalar-exponent float4 form takes each group's first exponent.
+    float *out = device<float>(3 * n);
+    void *px = deviceWith(x), *pe = deviceWith(e), *po = out;
+    ze_kernel_handle_t k = kernel(cudaModule("faster_builtins"), "ldexps", 64);
+    ASSERT_ZE_SUCCESS(setArgs(k, {pointer(px), pointer(pe), pointer(po), byValue(n)}));
+    ASSERT_ZE_SUCCESS(launch(list_, k, {n / 64, 1, 1}));
+    const std::vector<float> got = read(out, 3 * n);
+    size_t wrong = 0;
+    for (uint32_t i = 0; i < n && wrong < 20; ++i) {
+        const float want[3] = {std::ldexp(x[i], e[i]), std::ldexp(x[i], e[i]),
+                               std::ldexp(x[i], e[i - i % 4])};
+        for (int form = 0; form < 3; ++form)
+            if (!sameValue(got[form * n + i], want[form]))
+                ++wrong, ADD_FAILURE() << "form " << form << ": ldexp(" << x[i] << ", "
+                                       << (form == 2 ? e[i - i % 4] : e[i])
+                                       << ") = " << got[form * n + i] << ", not " << want[form];
     }
 }
 

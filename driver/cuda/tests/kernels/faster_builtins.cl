@@ -83,3 +83,36 @@ kernel void clamps(global const float *x, global const float *low, global const 
     out[8 * i + 7] = 0.0f;
     dout[i] = clamp(d[i], 0.0, 1.0) + smoothstep(-1.0, 3.0, d[i]);
 }
+
+// fmod, remainder, copysign and fdim of each pair, in float and double,
+// and the float4 fmod and remainder on the pairs four by four (items below
+// n / 4).
+kernel void quotient_remainders(global const float *x, global const float *y,
+                                global const double *dx, global const double *dy,
+                                global float *f, global double *d, uint n) {
+    size_t i = get_global_id(0);
+    f[4 * i] = fmod(x[i], y[i]);
+    f[4 * i + 1] = remainder(x[i], y[i]);
+    f[4 * i + 2] = copysign(x[i], y[i]);
+    f[4 * i + 3] = fdim(x[i], y[i]);
+    d[4 * i] = fmod(dx[i], dy[i]);
+    d[4 * i + 1] = remainder(dx[i], dy[i]);
+    d[4 * i + 2] = copysign(dx[i], dy[i]);
+    d[4 * i + 3] = fdim(dx[i], dy[i]);
+    if (i < n / 4) {
+        float4 a = vload4(i, x), b = vload4(i, y);
+        vstore4(fmod(a, b), i, f + 4 * n);
+        vstore4(remainder(a, b), i, f + 5 * n);
+    }
+}
+
+// ldexp of each float by its exponent, and the float4 forms: with the
+// exponents four by four and with one exponent (items below n / 4).
+kernel void ldexps(global const float *x, global const int *e, global float *out, uint n) {
+    size_t i = get_global_id(0);
+    out[i] = ldexp(x[i], e[i]);
+    if (i < n / 4) {
+        vstore4(ldexp(vload4(i, x), vload4(i, e)), i, out + n);
+        vstore4(ldexp(vload4(i, x), e[4 * i]), i, out + 2 * n);
+    }
+}
