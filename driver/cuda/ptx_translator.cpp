@@ -545,8 +545,10 @@ ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &
     selectSigns(*module);
     selectFdims(*module);
     quotientRemainders(*module);
+    wideRemquos(*module);
     bitCopySigns(*module);
     exactLdexps(*module);
+    relaxedInverseTrig(*module, math.unsafe);
     addFastMathFlags(*module, math);
     markOpenClDivisions(*module, math);
     printfAsVprintf(*module);

@@ -1080,46 +1080,68 @@ template <class T> bool sameValue(T a, T b) {
     return (std::isnan(a) && std::isnan(b)) || std::memcmp(&a, &b, sizeof(T)) == 0;
 }
 
-// fmod and remainder are exact: every result equals the host's bit for bit
-// (NaN for NaN), scalar and float4, float and double; copysign and fdim
-// too. The host's remainder is remquo's: glibc 2.36's remainder of doubles
-// rounds some ties of large quotients to the odd neighbour
-// (remainder(0x1.6b4745f2f366bp+46, 0x1.f72a5bp+19), a quotient of
-// 96903320.5, gives -0x1.f72a5bp+18).
+// fmod, remainder and remquo are exact: every result equals the host's bit
+// for bit (NaN for NaN), scalar and float4, float and double; copysign and
+// fdim too; remquo's quotient has the sign of x / y and the host's three
+// low bits (OpenCL's minimum). The host's remainder is remquo's: glibc
+// 2.36's remainder of doubles rounds some ties of large quotients to the
+// odd neighbour (remainder(0x1.6b4745f2f366bp+46, 0x1.f72a5bp+19), a
+// quotient of 96903320.5, gives -0x1.f72a5bp+18).
 TEST_F(CudaBuiltins, QuotientRemaindersAreExact) {
     constexpr uint32_t n = 8192;
     const auto [x, y] = quotientPairs<float>(n);
     const auto [dx, dy] = quotientPairs<double>(n);
-    float *f = device<float>(6 * n);
-    double *d = device<double>(4 * n);
+    float *f = device<float>(8 * n);
+    double *d = device<double>(5 * n);
+    int *quo = device<int>(3 * n);
     void *px = deviceWith(x), *py = deviceWith(y), *pdx = deviceWith(dx), *pdy = deviceWith(dy),
-         *pf = f, *pd = d;
+         *pf = f, *pd = d, *pq = quo;
     ze_kernel_handle_t k = kernel(cudaModule("faster_builtins"), "quotient_remainders", 64);
     ASSERT_ZE_SUCCESS(setArgs(k, {pointer(px), pointer(py), pointer(pdx), pointer(pdy), pointer(pf),
-                                  pointer(pd), byValue(n)}));
+                                  pointer(pd), pointer(pq), byValue(n)}));
     ASSERT_ZE_SUCCESS(launch(list_, k, {n / 64, 1, 1}));
-    const std::vector<float> got = read(f, 6 * n);
-    const std::vector<double> gotD = read(d, 4 * n);
-    const char *names[4] = {"fmod", "remainder", "copysign", "fdim"};
+    const std::vector<float> got = read(f, 8 * n);
+    const std::vector<double> gotD = read(d, 5 * n);
+    const std::vector<int> gotQ = read(quo, 3 * n);
+    const char *names[5] = {"fmod", "remainder", "copysign", "fdim", "remquo"};
+    // remquo's quotient against the host's: the sign (where nonzero) and
+    // the low three bits.
+    auto sameQuotient = [](int got, int want) {
+        return ((got < 0) == (want < 0) || got == 0 || want == 0) &&
+               ((unsigned(std::abs(got)) ^ unsigned(std::abs(want))) & 7u) == 0;
+    };
     size_t wrong = 0;
     for (uint32_t i = 0; i < n && wrong < 20; ++i) {
-        int quotient = 0;
-        const float want[4] = {std::fmod(x[i], y[i]), std::remquo(x[i], y[i], &quotient),
-                               std::copysign(x[i], y[i]), std::fdim(x[i], y[i])};
-        const double wantD[4] = {std::fmod(dx[i], dy[i]), std::remquo(dx[i], dy[i], &quotient),
-                                 std::copysign(dx[i], dy[i]), std::fdim(dx[i], dy[i])};
-        for (int r = 0; r < 4; ++r) {
-            if (!sameValue(got[4 * i + r], want[r]))
+        int q = 0, dq = 0;
+        const float want[5] = {std::fmod(x[i], y[i]), std::remquo(x[i], y[i], &q),
+                               std::copysign(x[i], y[i]), std::fdim(x[i], y[i]),
+                               std::remquo(x[i], y[i], &q)};
+        const double wantD[5] = {std::fmod(dx[i], dy[i]), std::remquo(dx[i], dy[i], &dq),
+                                 std::copysign(dx[i], dy[i]), std::fdim(dx[i], dy[i]),
+                                 std::remquo(dx[i], dy[i], &dq)};
+        for (int r = 0; r < 5; ++r) {
+            if (!sameValue(got[5 * i + r], want[r]))
                 ++wrong, ADD_FAILURE() << names[r] << "(" << x[i] << ", " << y[i]
-                                       << ") = " << got[4 * i + r] << ", not " << want[r];
-            if (!sameValue(gotD[4 * i + r], wantD[r]))
+                                       << ") = " << got[5 * i + r] << ", not " << want[r];
+            if (!sameValue(gotD[5 * i + r], wantD[r]))
                 ++wrong, ADD_FAILURE() << names[r] << "(" << dx[i] << ", " << dy[i]
-                                       << ") = " << gotD[4 * i + r] << ", not " << wantD[r];
+                                       << ") = " << gotD[5 * i + r] << ", not " << wantD[r];
         }
-        for (int r = 0; r < 2; ++r) // the float4 forms: every lane (n is a multiple of 4)
-            if (!sameValue(got[(4 + r) * n + i], want[r]))
-                ++wrong, ADD_FAILURE() << names[r] << " of float4, lane " << i << ": "
-                                       << got[(4 + r) * n + i] << ", not " << want[r];
+        const bool finite = std::isfinite(want[4]), finiteD = std::isfinite(wantD[4]);
+        if (finite && !sameQuotient(gotQ[2 * i], q))
+            ++wrong, ADD_FAILURE() << "remquo(" << x[i] << ", " << y[i] << ") quotient "
+                                   << gotQ[2 * i] << ", not " << q << " modulo 8";
+        if (finiteD && !sameQuotient(gotQ[2 * i + 1], dq))
+            ++wrong, ADD_FAILURE() << "remquo(" << dx[i] << ", " << dy[i] << ") quotient "
+                                   << gotQ[2 * i + 1] << ", not " << dq << " modulo 8";
+        // The float4 forms: every lane (n is a multiple of 4).
+        for (int r = 0; r < 3; ++r)
+            if (!sameValue(got[(5 + r) * n + i], want[r == 2 ? 4 : r]))
+                ++wrong, ADD_FAILURE() << names[r == 2 ? 4 : r] << " of float4, lane " << i << ": "
+                                       << got[(5 + r) * n + i] << ", not " << want[r == 2 ? 4 : r];
+        if (finite && !sameQuotient(gotQ[2 * n + i], q))
+            ++wrong, ADD_FAILURE() << "remquo of float4, lane " << i << ": quotient "
+                                   << gotQ[2 * n + i] << ", not " << q << " modulo 8";
     }
 }
 
@@ -1177,6 +1199,52 @@ TEST_F(CudaBuiltins, LdexpKeepsSubnormals) {
                 ++wrong, ADD_FAILURE() << "form " << form << ": ldexp(" << x[i] << ", "
                                        << (form == 2 ? e[i - i % 4] : e[i])
                                        << ") = " << got[form * n + i] << ", not " << want[form];
+    }
+}
+
+// asin, acos, atan and atan2 within OpenCL's bounds (4, 4, 5 and 6 ulp) as
+// built by default (libdevice's) and with -cl-fast-relaxed-math
+// (faster_builtins.hpp's polynomials, held to the same bounds), scalar and
+// float4: x over [-1, 1] with its ends and 1/2, y of magnitudes 2^-20 to
+// 2^20 and zeros of both signs.
+TEST_F(CudaBuiltins, InverseTrigonometryWithinOpenClBounds) {
+    constexpr uint32_t n = 8192;
+    std::vector<float> x(n), y(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        x[i] = -1.0f + 2.0f * float(i) / float(n - 1);
+        y[i] = (i % 2 ? -1.0f : 1.0f) * std::ldexp(1.0f + float(i % 97) / 97.0f, int(i % 41) - 20);
+    }
+    x[n / 4] = 0.5f, x[n / 4 + 1] = -0.5f, x[n / 2] = -0.0f, y[0] = 0.0f, y[1] = -0.0f;
+    float *out = device<float>(8 * n);
+    void *px = deviceWith(x), *py = deviceWith(y), *po = out;
+    const double bounds[4] = {4, 4, 5, 6};
+    const char *names[4] = {"asin", "acos", "atan", "atan2"};
+    for (const char *flags : {"", "-cl-fast-relaxed-math"}) {
+        SCOPED_TRACE(std::string("build flags: ") + flags);
+        modules_.emplace_back();
+        ASSERT_ZE_SUCCESS(
+            createModule(context_, device_,
+                         readFile(std::string(ZE_CUDA_TEST_SPIRV_DIR) + "/faster_builtins.spv"),
+                         ZE_MODULE_FORMAT_IL_SPIRV, modules_.back(), flags));
+        ze_kernel_handle_t k = kernel(modules_.back(), "inverse_trig", 64);
+        ASSERT_ZE_SUCCESS(setArgs(k, {pointer(px), pointer(py), pointer(po), byValue(n)}));
+        ASSERT_ZE_SUCCESS(launch(list_, k, {n / 64, 1, 1}));
+        const std::vector<float> got = read(out, 8 * n);
+        size_t wrong = 0;
+        for (uint32_t i = 0; i < n && wrong < 20; ++i) {
+            const double want[4] = {std::asin(double(x[i])), std::acos(double(x[i])),
+                                    std::atan(double(y[i])),
+                                    std::atan2(double(y[i]), double(x[i]))};
+            for (int r = 0; r < 8; ++r) {
+                const double error = std::fabs(got[r * n + i] - want[r % 4]);
+                if (!(error <= bounds[r % 4] * ulp(want[r % 4])))
+                    ++wrong, ADD_FAILURE() << names[r % 4] << (r < 4 ? "" : " of float4") << "("
+                                           << (r % 4 == 2 ? y[i] : x[i])
+                                           << (r % 4 == 3 ? ", " + std::to_string(y[i]) : "")
+                                           << ") = " << got[r * n + i] << ", not " << want[r % 4]
+                                           << ": " << error / ulp(want[r % 4]) << " ulp";
+            }
+        }
     }
 }
 

@@ -84,25 +84,31 @@ kernel void clamps(global const float *x, global const float *low, global const 
     dout[i] = clamp(d[i], 0.0, 1.0) + smoothstep(-1.0, 3.0, d[i]);
 }
 
-// fmod, remainder, copysign and fdim of each pair, in float and double,
-// and the float4 fmod and remainder on the pairs four by four (items below
-// n / 4).
+// fmod, remainder, copysign, fdim and remquo of each pair, in float and
+// double, and the float4 fmod, remainder and remquo (its quotients through
+// a global pointer) on the pairs four by four (items below n / 4).
 kernel void quotient_remainders(global const float *x, global const float *y,
                                 global const double *dx, global const double *dy,
-                                global float *f, global double *d, uint n) {
+                                global float *f, global double *d, global int *quo, uint n) {
     size_t i = get_global_id(0);
-    f[4 * i] = fmod(x[i], y[i]);
-    f[4 * i + 1] = remainder(x[i], y[i]);
-    f[4 * i + 2] = copysign(x[i], y[i]);
-    f[4 * i + 3] = fdim(x[i], y[i]);
-    d[4 * i] = fmod(dx[i], dy[i]);
-    d[4 * i + 1] = remainder(dx[i], dy[i]);
-    d[4 * i + 2] = copysign(dx[i], dy[i]);
-    d[4 * i + 3] = fdim(dx[i], dy[i]);
+    int q, dq;
+    f[5 * i] = fmod(x[i], y[i]);
+    f[5 * i + 1] = remainder(x[i], y[i]);
+    f[5 * i + 2] = copysign(x[i], y[i]);
+    f[5 * i + 3] = fdim(x[i], y[i]);
+    f[5 * i + 4] = remquo(x[i], y[i], &q);
+    d[5 * i] = fmod(dx[i], dy[i]);
+    d[5 * i + 1] = remainder(dx[i], dy[i]);
+    d[5 * i + 2] = copysign(dx[i], dy[i]);
+    d[5 * i + 3] = fdim(dx[i], dy[i]);
+    d[5 * i + 4] = remquo(dx[i], dy[i], &dq);
+    quo[2 * i] = q;
+    quo[2 * i + 1] = dq;
     if (i < n / 4) {
         float4 a = vload4(i, x), b = vload4(i, y);
-        vstore4(fmod(a, b), i, f + 4 * n);
-        vstore4(remainder(a, b), i, f + 5 * n);
+        vstore4(fmod(a, b), i, f + 5 * n);
+        vstore4(remainder(a, b), i, f + 6 * n);
+        vstore4(remquo(a, b, (global int4 *)(quo + 2 * n) + i), i, f + 7 * n);
     }
 }
 
@@ -114,5 +120,23 @@ kernel void ldexps(global const float *x, global const int *e, global float *out
     if (i < n / 4) {
         vstore4(ldexp(vload4(i, x), vload4(i, e)), i, out + n);
         vstore4(ldexp(vload4(i, x), e[4 * i]), i, out + 2 * n);
+    }
+}
+
+// asin, acos, atan and atan2 of x and of (y, x), result r at out[r * n +
+// i]; the float4 forms of the four at out[(4 + r) * n + i] (items below n / 4).
+kernel void inverse_trig(global const float *x, global const float *y, global float *out,
+                         uint n) {
+    size_t i = get_global_id(0);
+    out[i] = asin(x[i]);
+    out[n + i] = acos(x[i]);
+    out[2 * n + i] = atan(y[i]);
+    out[3 * n + i] = atan2(y[i], x[i]);
+    if (i < n / 4) {
+        float4 a = vload4(i, x), b = vload4(i, y);
+        vstore4(asin(a), i, out + 4 * n);
+        vstore4(acos(a), i, out + 5 * n);
+        vstore4(atan(b), i, out + 6 * n);
+        vstore4(atan2(b, a), i, out + 7 * n);
     }
 }
