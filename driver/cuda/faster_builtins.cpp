@@ -335,9 +335,90 @@ llvm::Value *flipSignBy(llvm::IRBuilder<> &b, llvm::Value *magnitude, llvm::Valu
                            magnitude->getType());
 }
 
+// ax rem ay (fmod's, or remainder's with `nearest`, of magnitudes) where
+// the quotient ax / ay is below 2^20 (2^40 for double) and 1 / ay finite:
+// the quotient truncated from ax * (1 / ay), at most one off, corrected by
+// the sign of fma(-q, ay, ax), which is exact with the corrected q.
+llvm::Value *reducedRemainder(llvm::IRBuilder<> &b, llvm::Value *ax, llvm::Value *ay,
+                              bool nearest) {
+    llvm::Type *type = ax->getType();
+    auto constant = [&](double c) { return llvm::ConstantFP::get(type, c); };
+    auto remainderOf = [&](llvm::Value *q) {
+        return b.CreateIntrinsic(llvm::Intrinsic::fma, {type}, {b.CreateFNeg(q), ay, ax});
+    };
+    llvm::Value *q = b.CreateUnaryIntrinsic(llvm::Intrinsic::trunc,
+                                            b.CreateFMul(ax, b.CreateFDiv(constant(1.0), ay)));
+    llvm::Value *r = remainderOf(q);
+    q = b.CreateSelect(b.CreateFCmpOLT(r, constant(0.0)), b.CreateFSub(q, constant(1.0)),
+                       b.CreateSelect(b.CreateFCmpOGE(r, ay), b.CreateFAdd(q, constant(1.0)), q));
+    r = remainderOf(q);
+    if (!nearest)
+        return r;
+    llvm::Value *half = b.CreateFMul(ay, constant(0.5));
+    llvm::Value *odd = b.CreateTrunc(b.CreateFPToUI(q, b.getInt64Ty()), b.getInt1Ty());
+    llvm::Value *up =
+        b.CreateOr(b.CreateFCmpOGT(r, half), b.CreateAnd(b.CreateFCmpOEQ(r, half), odd));
+    return b.CreateSelect(up, b.CreateFSub(r, ay), r);
+}
+
+// The general path of a float fmod or remainder, from the current block:
+// NaN for a NaN, an infinite x or a zero y, x for an infinite y, else in
+// double (every float is a normal double there, 1 / |y| finite): |x|
+// reduced by |y| 2^k, k >= 1 (an even multiple: the parity of the last
+// quotient stays that of the whole), 39 bits of quotient a step, until the
+// quotient by |y| is below 2^40, then by |y| itself.
+void generalFloatRemainder(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y, bool nearest) {
+    llvm::Function *f = b.GetInsertBlock()->getParent();
+    llvm::LLVMContext &context = f->getContext();
+    llvm::Type *wide = b.getDoubleTy();
+    auto constant = [&](double c) { return llvm::ConstantFP::get(wide, c); };
+    llvm::BasicBlock *chunk = llvm::BasicBlock::Create(context, "chunk", f);
+    llvm::BasicBlock *last = llvm::BasicBlock::Create(context, "last", f);
+    llvm::BasicBlock *finite = llvm::BasicBlock::Create(context, "finite", f);
+    llvm::Value *ax = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+    llvm::Value *ay = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, y);
+    llvm::Value *infinity = llvm::ConstantFP::getInfinity(x->getType());
+    llvm::Value *invalid =
+        b.CreateOr(b.CreateOr(b.CreateFCmpUNO(x, y), b.CreateFCmpOEQ(ax, infinity)),
+                   b.CreateFCmpOEQ(ay, llvm::ConstantFP::get(x->getType(), 0.0)));
+    llvm::Value *special = b.CreateSelect(invalid, llvm::ConstantFP::getNaN(x->getType()), x);
+    llvm::BasicBlock *specials = llvm::BasicBlock::Create(context, "specials", f);
+    b.CreateCondBr(b.CreateOr(invalid, b.CreateFCmpOEQ(ay, infinity)), specials, finite);
+    b.SetInsertPoint(specials);
+    b.CreateRet(special);
+
+    b.SetInsertPoint(finite);
+    llvm::Value *wx = b.CreateFPExt(ax, wide), *wy = b.CreateFPExt(ay, wide);
+    llvm::Value *limit = b.CreateFMul(wy, constant(0x1p40));
+    auto exponent = [&](llvm::Value *v) {
+        return b.CreateLShr(b.CreateBitCast(v, b.getInt64Ty()), 52);
+    };
+    llvm::Value *yExponent = exponent(wy);
+    b.CreateCondBr(b.CreateFCmpOGE(wx, limit), chunk, last);
+
+    b.SetInsertPoint(chunk);
+    llvm::PHINode *r = b.CreatePHI(wide, 2);
+    r->addIncoming(wx, finite);
+    // k = e(r) - e(|y|) - 38 >= 1: the quotient by |y| 2^k is below 2^39.
+    llvm::Value *k = b.CreateSub(b.CreateSub(exponent(r), yExponent), b.getInt64(38));
+    llvm::Value *scaled =
+        b.CreateFMul(wy, b.CreateBitCast(b.CreateShl(b.CreateAdd(k, b.getInt64(1023)), 52), wide));
+    llvm::Value *reduced = reducedRemainder(b, r, scaled, false);
+    r->addIncoming(reduced, chunk);
+    b.CreateCondBr(b.CreateFCmpOGE(reduced, limit), chunk, last);
+
+    b.SetInsertPoint(last);
+    llvm::PHINode *rest = b.CreatePHI(wide, 2);
+    rest->addIncoming(wx, finite);
+    rest->addIncoming(reduced, chunk);
+    llvm::Value *result = b.CreateFPTrunc(reducedRemainder(b, rest, wy, nearest), x->getType());
+    b.CreateRet(flipSignBy(b, result, x));
+}
+
 // The scalar fmod (nearest false) or remainder (nearest true) of `type`,
-// defined in `f` (the declaration of the builtin): the fast path above,
-// libclc's `slow` otherwise.
+// defined in `f` (the declaration of the builtin): the fast path above;
+// otherwise for float the general path above, for double libclc's `slow`
+// (__clc_fmod, __clc_remainder: libclc's double functions keep subnormals).
 void defineQuotientRemainder(llvm::Function &f, llvm::FunctionCallee slow, bool nearest) {
     llvm::LLVMContext &context = f.getContext();
     llvm::Type *type = f.getReturnType();
@@ -357,32 +438,13 @@ void defineQuotientRemainder(llvm::Function &f, llvm::FunctionCallee slow, bool 
     b.CreateCondBr(fast, quick, general);
 
     b.SetInsertPoint(quick);
-    auto remainderOf = [&](llvm::Value *q) {
-        return b.CreateIntrinsic(llvm::Intrinsic::fma, {type}, {b.CreateFNeg(q), ay, ax});
-    };
-    llvm::Value *q = b.CreateUnaryIntrinsic(llvm::Intrinsic::trunc,
-                                            b.CreateFMul(ax, b.CreateFDiv(constant(1.0), ay)));
-    llvm::Value *r = remainderOf(q);
-    q = b.CreateSelect(b.CreateFCmpOLT(r, constant(0.0)), b.CreateFSub(q, constant(1.0)),
-                       b.CreateSelect(b.CreateFCmpOGE(r, ay), b.CreateFAdd(q, constant(1.0)), q));
-    r = remainderOf(q);
-    if (nearest) {
-        llvm::Value *half = b.CreateFMul(ay, constant(0.5));
-        llvm::Value *odd = b.CreateTrunc(b.CreateFPToUI(q, b.getInt64Ty()), b.getInt1Ty());
-        llvm::Value *up =
-            b.CreateOr(b.CreateFCmpOGT(r, half), b.CreateAnd(b.CreateFCmpOEQ(r, half), odd));
-        r = b.CreateSelect(up, b.CreateFSub(r, ay), r);
-    }
-    b.CreateRet(flipSignBy(b, r, x));
+    b.CreateRet(flipSignBy(b, reducedRemainder(b, ax, ay, nearest), x));
 
     b.SetInsertPoint(general);
-    if (single) { // in double: exact there, and the result is a float
-        llvm::Value *wide = b.CreateCall(
-            slow, {b.CreateFPExt(x, b.getDoubleTy()), b.CreateFPExt(y, b.getDoubleTy())});
-        b.CreateRet(b.CreateFPTrunc(wide, type));
-    } else {
+    if (single)
+        generalFloatRemainder(b, x, y, nearest);
+    else
         b.CreateRet(b.CreateCall(slow, {x, y}));
-    }
 }
 
 } // namespace
@@ -413,16 +475,13 @@ void quotientRemainders(llvm::Module &module) {
                                      signature)
                 .getCallee());
         if (one->isDeclaration()) {
-            // libclc's double function for both: its float ones flush
-            // subnormals (its NVPTX build declares float subnormals
-            // unsupported), so that fmod(7, 3 * 2^-149) was 0.
             const std::string clc = "__clc_" + what;
-            llvm::Type *doubleType = llvm::Type::getDoubleTy(module.getContext());
             defineQuotientRemainder(
                 *one,
-                module.getOrInsertFunction(
-                    "_Z" + std::to_string(clc.size()) + clc + "dd",
-                    llvm::FunctionType::get(doubleType, {doubleType, doubleType}, false)),
+                scalar->isFloatTy()
+                    ? llvm::FunctionCallee()
+                    : module.getOrInsertFunction("_Z" + std::to_string(clc.size()) + clc + "dd",
+                                                 signature),
                 nearest);
             one->setLinkage(llvm::GlobalValue::InternalLinkage);
         }
