@@ -58,18 +58,29 @@ void define(llvm::Function &f, const std::string &name, bool fast) {
     f.setLinkage(llvm::GlobalValue::InternalLinkage);
 }
 
+// A sine and cosine pair of functions and libdevice's function computing
+// both with one argument reduction (float's, fast float's, double's).
+struct SineCosine {
+    const char *sine, *cosine;
+    const char *both, *bothFast, *bothDouble;
+};
+constexpr SineCosine kSincos = {"sin", "cos", "__nv_sincosf", "__nv_fast_sincosf", "__nv_sincos"};
+constexpr SineCosine kSinCosPi = {"sinpi", "cospi", "__nv_sincospif", nullptr,
+                                  "__nv_sincospi"}; // paired without unsafe math only
+
 // OpenCL's sincos(x, &c): sine returned, cosine stored, from libdevice's
-// sincos, which reduces the argument once for both (lane by lane for
-// vectors, through two private words that inlining removes).
-void defineSincos(llvm::Function &f, bool fast) {
+// sincos (or sincospi for `pair` kSinCosPi), which reduces the argument once
+// for both (lane by lane for vectors, through two private words that
+// inlining removes).
+void defineSincos(llvm::Function &f, bool fast, const SineCosine &pair = kSincos) {
     llvm::Module &module = *f.getParent();
     llvm::Type *element = f.getReturnType()->getScalarType();
     const bool isFloat = element->isFloatTy();
     llvm::Type *slot = llvm::PointerType::get(element, 0);
     llvm::FunctionCallee callee =
-        module.getOrInsertFunction(std::string(fast && isFloat ? "__nv_fast_sincosf"
-                                               : isFloat       ? "__nv_sincosf"
-                                                               : "__nv_sincos"),
+        module.getOrInsertFunction(std::string(fast && isFloat ? pair.bothFast
+                                               : isFloat       ? pair.both
+                                                               : pair.bothDouble),
                                    llvm::FunctionType::get(llvm::Type::getVoidTy(f.getContext()),
                                                            {element, slot, slot}, false));
     llvm::IRBuilder<> b(llvm::BasicBlock::Create(f.getContext(), "", &f));
@@ -98,18 +109,18 @@ void defineSincos(llvm::Function &f, bool fast) {
 }
 
 // sin(x) and cos(x) of the same x in one block (a rotation, an FFT's
-// twiddle factor) become one sincos: one argument reduction where there
-// were two, as NVIDIA's compilers do. Each pair calls a helper defined as
-// OpenCL's sincos is.
-unsigned pairSinesWithCosines(llvm::Module &module, bool fast) {
+// twiddle factor) become one sincos, and sinpi(x) and cospi(x) one
+// sincospi: one argument reduction where there were two, as NVIDIA's
+// compilers do. Each pair calls a helper defined as OpenCL's sincos is.
+unsigned pairSinesWithCosines(llvm::Module &module, bool fast, const SineCosine &pair) {
     std::map<std::string, llvm::Function *> sines, cosines; // by parameter types
     for (llvm::Function &f : module) {
         llvm::StringRef name, params;
         if (f.isDeclaration() && f.arg_size() == 1 &&
             ze_driver::detail::demangleName(f.getName(), &name, &params)) {
-            if (name == "sin")
+            if (name == pair.sine)
                 sines[params.str()] = &f;
-            else if (name == "cos")
+            else if (name == pair.cosine)
                 cosines[params.str()] = &f;
         }
     }
@@ -136,8 +147,9 @@ unsigned pairSinesWithCosines(llvm::Module &module, bool fast) {
             if (!helper) {
                 helper = llvm::Function::Create(
                     llvm::FunctionType::get(type, {type, llvm::PointerType::get(type, 0)}, false),
-                    llvm::GlobalValue::InternalLinkage, "__ze_sincos_" + params, module);
-                defineSincos(*helper, fast);
+                    llvm::GlobalValue::InternalLinkage,
+                    std::string("__ze_") + pair.both + "_" + params, module);
+                defineSincos(*helper, fast, pair);
             }
             llvm::Function &caller = *s->getFunction();
             llvm::IRBuilder<> b(&*caller.getEntryBlock().getFirstInsertionPt());
@@ -193,7 +205,12 @@ std::string libdevicePath() {
 }
 
 unsigned defineFromLibdevice(llvm::Module &module, bool fast) {
-    unsigned defined = pairSinesWithCosines(module, fast);
+    // Under unsafe math libdevice's separate sinpi and cospi, inlined with
+    // the fast-math flags, come out shorter than its sincospi (the builtins
+    // suite's trigonometric chain: 140 PTX instructions against 312): only
+    // sin and cos are paired then.
+    unsigned defined = pairSinesWithCosines(module, fast, kSincos) +
+                       (fast ? 0 : pairSinesWithCosines(module, fast, kSinCosPi));
     for (llvm::Function &f : module) {
         llvm::StringRef name, params;
         if (!f.isDeclaration() || !ze_driver::detail::demangleName(f.getName(), &name, &params))

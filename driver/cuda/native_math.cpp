@@ -100,8 +100,8 @@ llvm::Value *compute(llvm::IRBuilder<> &b, Kind kind, llvm::Value *x, llvm::Valu
 }
 
 // The half_* builtins the approximate instructions do not meet everywhere,
-// and the precise builtin (its float form) each is otherwise (null: left to
-// libclc).
+// and the precise builtin (its float form's name) each is otherwise (null:
+// left to libclc).
 struct HalfBuiltin {
     Builtin approximate;
     const char *precise; // mangled
@@ -183,15 +183,16 @@ unsigned defineNativeMath(llvm::Module &module, bool approximateSqrt, bool unsaf
                     return compute(b, kind, x, y);
                 });
         } else {
-            // The precise builtin of each lane: libdevice's where it is
-            // installed (defined after this), libclc's otherwise.
-            llvm::FunctionCallee callee = module.getOrInsertFunction(
-                precise,
-                llvm::FunctionType::get(llvm::Type::getFloatTy(module.getContext()),
-                                        {llvm::Type::getFloatTy(module.getContext())}, false));
-            defineByLanes(*f, [callee](llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *) {
-                return b.CreateCall(callee, {x});
-            });
+            // The precise builtin of the same type in its place: libdevice's
+            // where it is installed (defined after this), libclc's
+            // otherwise; called where half_* was, so that half_sin(x) and
+            // half_cos(x) of one x pair into one sincos as sin and cos do
+            // (libdevice_math.hpp).
+            llvm::StringRef base = llvm::StringRef(precise).drop_back(); // its "f"
+            llvm::FunctionCallee callee =
+                module.getOrInsertFunction((base + params).str(), f->getFunctionType());
+            f->replaceAllUsesWith(callee.getCallee());
+            f->eraseFromParent();
         }
         ++defined;
     }
