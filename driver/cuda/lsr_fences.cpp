@@ -1,6 +1,5 @@
 #include "lsr_fences.hpp"
 
-#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
@@ -26,7 +25,8 @@ llvm::Use *truncatedOperand(llvm::Instruction &instruction) {
     const llvm::APInt *right = nullptr;
     if (match(&instruction, m_AShr(m_Shl(m_Value(), m_APInt(left)), m_APInt(right))) &&
         *left == *right)
-        return &llvm::cast<llvm::Instruction>(instruction.getOperand(0))->getOperandUse(0);
+        if (auto *shift = llvm::dyn_cast<llvm::Instruction>(instruction.getOperand(0)))
+            return &shift->getOperandUse(0); // not of a constant expression
     return nullptr;
 }
 
