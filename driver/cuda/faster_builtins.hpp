@@ -65,56 +65,10 @@ void selectSigns(llvm::Module &module);
 // a maximum, four.
 void selectFdims(llvm::Module &module);
 
-// fmod and remainder of float and double (and their vectors, element by
-// element) with a fast path where the quotient |x / y| is an integer below
-// 2^20 (2^40 for doubles) and |y| a normal number away from overflow: the
-// quotient truncated from x * (1 / y) (a constant where y is; at most one
-// off), corrected by the sign of the remainder fma(-q, |y|, |x|), and the
-// remainder computed again with the corrected quotient, exact then (the
-// true remainder is representable); remainder rounds the quotient to the
-// nearest even integer on that remainder (r - |y| is exact for r above
-// |y| / 2). Other arguments (NaN, infinities, large quotients, tiny or huge
-// divisors) go to libclc's double implementation (__clc_fmod,
-// __clc_remainder), floats converted (exact, and the result a float): it
-// divides bit by bit, 1.35x the time of NVIDIA's OpenCL, whose compiler has
-// such a fast path, and libclc's float one flushes subnormals to zero
-// (fmod(7, 3 * 2^-149) was 0, not 2^-148).
-void quotientRemainders(llvm::Module &module);
-
-// remquo of float (and its vectors, through a pointer of any address
-// space) as libclc's remquo of double on the converted arguments (exact,
-// the remainder a float and the quotient the same integer): libclc's float
-// remquo flushes subnormal arguments to zero, as its fmod did.
-void wideRemquos(llvm::Module &module);
-
 // copysign of float and double (and their vectors) on the bits: the sign of
 // y or'ed into |x| (two instructions; one of a constant x). The NVPTX
 // backend expands llvm.copysign as a test of y's sign bit and a select
 // between x and its negation.
 void bitCopySigns(llvm::Module &module);
-
-// ldexp of float (and its vectors, with a vector or a scalar exponent) as a
-// multiplication by 2^n, correctly rounded: for n in [-126, 127] by the
-// float 2^n, otherwise in double (every float times 2^n for |n| <= 400 is
-// exact there; the conversion back rounds once). libclc-15's NVPTX build
-// declares float subnormals unsupported and its ldexp flushes subnormal
-// arguments and results to zero, where OpenCL keeps them (its bit
-// arithmetic, some 25 instructions, was also 1.16x the time of NVIDIA's
-// OpenCL on the exponent builtins).
-void exactLdexps(llvm::Module &module);
-
-// With `unsafe` math (-cl-unsafe-math-optimizations, -cl-fast-relaxed-math)
-// asin, acos, atan and atan2 of float (and their vectors) as short
-// polynomials, as NVIDIA's OpenCL makes them then: asin on [0, 1/2] as
-// a + a^3 P(a^2), beyond as pi/2 - 2 asin(sqrt((1 - a) / 2)) (acos from the
-// same); atan on [0, tan(pi/8)] as t + t^3 Q(t^2), reduced to it by 1/t
-// and (t - 1) / (t + 1); atan2 by min / max of the magnitudes and the
-// quadrant. P and Q (degree 4) are fitted to the functions in relative
-// error; with correctly rounded steps the results are within 2.6 ulp
-// (asin), 1.4 (acos), 2.6 (atan) and 2.9 (atan2) of the true values, the
-// approximate square root and division add about one. libdevice's precise
-// routines, which the translation takes otherwise, were 1.36x the time of
-// NVIDIA's fast build.
-void relaxedInverseTrig(llvm::Module &module, bool unsafe);
 
 } // namespace ze_cuda

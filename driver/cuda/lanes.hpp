@@ -1,7 +1,8 @@
 // Building a builtin's body element by element: the GPU's instructions are
 // scalar, and OpenCL's builtins take scalars and vectors alike. Shared by
 // the translation's builtin definitions (faster_builtins.cpp,
-// missing_builtins.cpp, native_math.cpp, libdevice_math.cpp).
+// exact_float_builtins.cpp, relaxed_inverse_trig.cpp, missing_builtins.cpp,
+// native_math.cpp, libdevice_math.cpp).
 #pragma once
 
 #include <llvm/IR/DerivedTypes.h>

@@ -2,6 +2,7 @@
 
 #include "bit_select.hpp"
 
+#include "exact_float_builtins.hpp"
 #include "faster_builtins.hpp"
 #include "image_builtins.hpp"
 #include "index_offsets.hpp"
@@ -13,6 +14,7 @@
 #include "native_math.hpp"
 #include "opencl_division.hpp"
 #include "pure_calls.hpp"
+#include "relaxed_inverse_trig.hpp"
 #include "shared_variables.hpp"
 #include "uniform_unswitch.hpp"
 #include "unroll_hints.hpp"

@@ -715,7 +715,7 @@ TEST_F(CudaBuiltins, AsyncCopiesAreWaitedFor) {
         ASSERT_EQ(got[i], 2.0f * src[i / 64 * 64 + 63 - i % 64]) << i;
 }
 
-// ---- builtins defined for speed (faster_builtins.cl)
+// ---- builtins defined for speed or exactness (faster_builtins.cl)
 
 // A value's half-precision bits rounded to nearest even, from its exact
 // double (a double is rounded once, not through float).
@@ -1026,7 +1026,7 @@ TEST_F(CudaBuiltins, SignOfEveryKindOfValue) {
     }
 }
 
-// Pairs for fmod and remainder (faster_builtins.hpp's fast path and the
+// Pairs for fmod and remainder (exact_float_builtins.hpp's fast path and the
 // general one): special values against each other, exact multiples and
 // halfway points of small quotients (remainder's ties to even), then
 // quotients of 2^-4 to 2^48 of divisors of 2^-30 to 2^30, both signs.
@@ -1146,7 +1146,7 @@ TEST_F(CudaBuiltins, QuotientRemaindersAreExact) {
 }
 
 // ldexp of floats, correctly rounded, subnormal arguments and results
-// included (faster_builtins.hpp: libclc's flushed them): every result equals
+// included (exact_float_builtins.hpp: libclc's flushed them): every result equals
 // the host's bit for bit, scalar and float4 with a vector or a scalar
 // exponent.
 TEST_F(CudaBuiltins, LdexpKeepsSubnormals) {
@@ -1204,7 +1204,7 @@ TEST_F(CudaBuiltins, LdexpKeepsSubnormals) {
 
 // asin, acos, atan and atan2 within OpenCL's bounds (4, 4, 5 and 6 ulp) as
 // built by default (libdevice's) and with -cl-fast-relaxed-math
-// (faster_builtins.hpp's polynomials, held to the same bounds), scalar and
+// (relaxed_inverse_trig.hpp's polynomials, held to the same bounds), scalar and
 // float4: x over [-1, 1] with its ends and 1/2, y of magnitudes 2^-20 to
 // 2^20 and zeros of both signs.
 TEST_F(CudaBuiltins, InverseTrigonometryWithinOpenClBounds) {

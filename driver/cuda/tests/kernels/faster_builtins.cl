@@ -1,5 +1,6 @@
 // Builtins the CUDA backend defines itself because libclc-15's definitions
-// are slow on NVPTX (faster_builtins.hpp): each result against the host's.
+// are slow or wrong on NVPTX (faster_builtins.hpp, exact_float_builtins.hpp,
+// relaxed_inverse_trig.hpp): each result against the host's.
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 // vstore_half (round to nearest even) of floats and doubles, of a float4
