@@ -142,8 +142,7 @@ void quotientRemainders(llvm::Module &module) {
     }
     for (llvm::Function *f : builtins) {
         const bool nearest = f->getName().startswith("_Z9remainder");
-        llvm::Type *type = f->getReturnType();
-        llvm::Type *scalar = type->getScalarType();
+        llvm::Type *scalar = f->getReturnType()->getScalarType();
         const std::string what = nearest ? "remainder" : "fmod";
         const std::string letter = scalar->isFloatTy() ? "f" : "d";
         auto *signature = llvm::FunctionType::get(scalar, {scalar, scalar}, false);
@@ -164,13 +163,8 @@ void quotientRemainders(llvm::Module &module) {
                 nearest);
             one->setLinkage(llvm::GlobalValue::InternalLinkage);
         }
-        if (f == one)
-            continue;
-        llvm::IRBuilder<> b(llvm::BasicBlock::Create(module.getContext(), "", f));
-        b.CreateRet(fromLanes(b, type, [&](unsigned e) {
-            return b.CreateCall(one, {laneOf(b, f->getArg(0), e), laneOf(b, f->getArg(1), e)});
-        }));
-        f->setLinkage(llvm::GlobalValue::InternalLinkage);
+        if (f != one)
+            defineByScalarCalls(*f, one);
     }
 }
 
@@ -208,7 +202,6 @@ void wideRemquos(llvm::Module &module) {
         f.setLinkage(llvm::GlobalValue::InternalLinkage);
     }
 }
-
 
 namespace {
 
@@ -263,18 +256,9 @@ void exactLdexps(llvm::Module &module) {
         defineLdexp(*one);
         one->setLinkage(llvm::GlobalValue::InternalLinkage);
     }
-    for (llvm::Function *f : builtins) {
-        if (f == one)
-            continue;
-        llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "", f));
-        llvm::Value *n =
-            widenTo(b, f->getArg(1),
-                    llvm::VectorType::getInteger(llvm::cast<llvm::VectorType>(f->getReturnType())));
-        b.CreateRet(fromLanes(b, f->getReturnType(), [&](unsigned e) {
-            return b.CreateCall(one, {laneOf(b, f->getArg(0), e), laneOf(b, n, e)});
-        }));
-        f->setLinkage(llvm::GlobalValue::InternalLinkage);
-    }
+    for (llvm::Function *f : builtins)
+        if (f != one)
+            defineByScalarCalls(*f, one);
 }
 
 } // namespace ze_cuda

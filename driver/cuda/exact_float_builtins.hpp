@@ -3,7 +3,9 @@
 // float subnormals unsupported, and its float functions flush subnormal
 // arguments (and ldexp's results) to zero, where OpenCL keeps them; its
 // fmod and remainder are also slow. Defined on a module translated for
-// NVPTX before libclc is linked, as faster_builtins.hpp's are.
+// NVPTX before libclc is linked, as faster_builtins.hpp's are: builtin by
+// builtin, since libclc's bitcode has its "subnormals unsupported" answer
+// folded into each function, with no query left to answer otherwise.
 #pragma once
 
 namespace llvm {

@@ -8,6 +8,8 @@
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/IRBuilder.h>
 
+#include <vector>
+
 namespace ze_cuda {
 
 // How many elements a value of `type` has: a vector's, or one.
@@ -37,6 +39,20 @@ inline llvm::Value *widenTo(llvm::IRBuilder<> &b, llvm::Value *v, llvm::Type *ty
     return v->getType() == type
                ? v
                : b.CreateVectorSplat(llvm::cast<llvm::VectorType>(type)->getElementCount(), v);
+}
+
+// Defines `f` (a builtin's declaration, scalar or vector) as calls of the
+// scalar function `scalar`, lane by lane: each call takes every vector
+// argument's lane and every scalar argument whole (ldexp(float4, int)).
+inline void defineByScalarCalls(llvm::Function &f, llvm::FunctionCallee scalar) {
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(f.getContext(), "", &f));
+    b.CreateRet(fromLanes(b, f.getReturnType(), [&](unsigned e) {
+        std::vector<llvm::Value *> args;
+        for (llvm::Argument &a : f.args())
+            args.push_back(laneOf(b, &a, e));
+        return b.CreateCall(scalar, args);
+    }));
+    f.setLinkage(llvm::GlobalValue::InternalLinkage);
 }
 
 } // namespace ze_cuda

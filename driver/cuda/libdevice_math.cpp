@@ -46,16 +46,9 @@ void define(llvm::Function &f, const std::string &name, bool fast) {
     const bool isFloat = element->isFloatTy();
     std::vector<llvm::Type *> params(f.arg_size(), element);
     const std::string prefix = fast && isFloat && hasFastForm(name) ? "__nv_fast_" : "__nv_";
-    llvm::FunctionCallee callee = module.getOrInsertFunction(
-        prefix + name + (isFloat ? "f" : ""), llvm::FunctionType::get(element, params, false));
-    llvm::IRBuilder<> b(llvm::BasicBlock::Create(f.getContext(), "", &f));
-    b.CreateRet(fromLanes(b, f.getReturnType(), [&](unsigned e) {
-        std::vector<llvm::Value *> args;
-        for (llvm::Argument &a : f.args())
-            args.push_back(laneOf(b, &a, e));
-        return b.CreateCall(callee, args);
-    }));
-    f.setLinkage(llvm::GlobalValue::InternalLinkage);
+    defineByScalarCalls(
+        f, module.getOrInsertFunction(prefix + name + (isFloat ? "f" : ""),
+                                      llvm::FunctionType::get(element, params, false)));
 }
 
 // A sine and cosine pair of functions and libdevice's function computing
