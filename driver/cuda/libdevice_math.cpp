@@ -6,6 +6,7 @@
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -185,6 +186,25 @@ void answerReflect(llvm::Module &module, bool flushDenormals) {
         });
 }
 
+// libdevice rounds to the nearest integer, ties to even, with
+// llvm.nvvm.round.{f,ftz.f,d}: PTX's cvt.rni, its rintf is that call alone.
+// LLVM 15's InstCombine takes them for llvm.round, ties away from zero, which
+// NVPTX expands into ten instructions (a rounding of expm1f's, powf's,
+// sinpif's reductions; and rintf's value on ties). llvm.rint is cvt.rni.
+void roundTiesToEven(llvm::Module &module) {
+    for (const char *name : {"llvm.nvvm.round.f", "llvm.nvvm.round.ftz.f", "llvm.nvvm.round.d"}) {
+        llvm::Function *round = module.getFunction(name);
+        if (!round)
+            continue;
+        llvm::Function *rint = llvm::Intrinsic::getDeclaration(&module, llvm::Intrinsic::rint,
+                                                               {round->getReturnType()});
+        ze_driver::detail::rewriteCalls(*round, [rint](llvm::CallInst &call) {
+            llvm::IRBuilder<> b(&call);
+            return std::optional<llvm::Value *>(b.CreateCall(rint, {call.getArgOperand(0)}));
+        });
+    }
+}
+
 } // namespace
 
 std::string libdevicePath() {
@@ -265,6 +285,7 @@ bool linkLibdevice(llvm::Module &module, const std::string &path, bool flushDeno
         return false;
     }
     answerReflect(module, flushDenormals);
+    roundTiesToEven(module);
     return true;
 }
 

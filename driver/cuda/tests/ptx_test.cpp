@@ -4,6 +4,7 @@
 // but cannot check the PTX: the test then reports itself skipped.
 #include "index_offsets.hpp"
 #include "inline_program.hpp"
+#include "libdevice_math.hpp"
 #include "ptx_translator.hpp"
 #include "pure_calls.hpp"
 #include "vector_loads.hpp"
@@ -213,6 +214,23 @@ TEST(PtxTranslation, NativeMathUsesTheApproximateInstructions) {
           "rsqrt.approx.f32", "div.approx.f32"})
         EXPECT_NE(ptx.find(instruction), std::string::npos) << instruction;
     EXPECT_EQ(ptx.find("call"), std::string::npos) << "a call is left in the PTX";
+}
+
+// libdevice's roundings to the nearest integer (expm1's, sinpi's, tgamma's,
+// pow's reductions) are PTX's cvt.rni, ties to even, as libdevice means
+// them, not LLVM 15's reading of them as ties away from zero: ten
+// instructions of sign, half, truncation and selects each
+// (libdevice_math.cpp, roundTiesToEven).
+TEST(PtxTranslation, LibdevicesRoundingsAreOneInstruction) {
+    if (ze_cuda::libdevicePath().empty())
+        GTEST_SKIP() << "skipped: no libdevice (the CUDA toolkit) on this machine";
+    const std::string ptx = translatedTestKernel("/precise_math.spv");
+    const std::string floats = entryOf(ptx, "precise_float");
+    EXPECT_GT(count(floats, "cvt.rni.f32.f32"), 0u) << floats;
+    EXPECT_EQ(count(floats, ", 1056964608;"), 0u) << "one half with x's sign: a rounding away\n"
+                                                  << floats;
+    const std::string doubles = entryOf(ptx, "precise_double");
+    EXPECT_GT(count(doubles, "cvt.rni.f64.f64"), 0u) << doubles;
 }
 
 // Integer clamp is a max and a min (missing_builtins.hpp), as NVIDIA's OpenCL
