@@ -109,36 +109,41 @@ uint64_t fnv1a(const std::string &text) {
     return h;
 }
 
-// TYPE[N], TYPE[N:lo:hi] or TYPE[N:v]: a buffer's initial contents.
+// TYPE[N], TYPE[N:lo:hi] or TYPE[N:v], or such parts one after the other
+// (TYPE[N:v|M:lo:hi|...]): a buffer's initial contents.
 Buffer parseBuffer(const std::string &type, const std::string &spec, uint64_t seed) {
     Buffer b{{}, elementNamed(type)};
-    const std::vector<std::string> fields = split(spec, ':');
-    if (fields.empty() || fields.size() > 3)
-        throw std::runtime_error("a buffer is TYPE[N], TYPE[N:lo:hi] or TYPE[N:v]");
-    const auto n = size_t(number(fields[0]));
     const size_t size = elementSize(b.element);
-    if (fields.size() == 3 && !(number(fields[1]) < number(fields[2])))
-        throw std::runtime_error("a range [lo, hi) needs lo < hi: '" + spec + "'");
-    b.init.resize(n * size);
     std::mt19937_64 random(seed);
-    for (size_t i = 0; i < n; ++i) {
-        uint8_t *dst = b.init.data() + i * size;
-        if (fields.size() == 2) {
-            put(b.element, number(fields[1]), dst);
-        } else if (fields.size() == 3) {
-            const double lo = number(fields[1]), hi = number(fields[2]);
-            if (isFloat(b.element))
-                put(b.element, std::uniform_real_distribution<double>(lo, hi)(random), dst);
-            else
-                put(b.element,
-                    double(std::uniform_int_distribution<int64_t>(int64_t(lo),
-                                                                  int64_t(hi) - 1)(random)),
-                    dst);
-        } else if (isFloat(b.element)) {
-            put(b.element, std::uniform_real_distribution<double>(0, 1)(random), dst);
-        } else {
-            const uint64_t bits = random();
-            std::memcpy(dst, &bits, size);
+    for (const std::string &part : split(spec, '|')) {
+        const std::vector<std::string> fields = split(part, ':');
+        if (fields.empty() || fields.size() > 3)
+            throw std::runtime_error("a buffer is TYPE[N], TYPE[N:lo:hi] or TYPE[N:v], or such "
+                                     "parts joined by '|'");
+        const auto n = size_t(number(fields[0]));
+        if (fields.size() == 3 && !(number(fields[1]) < number(fields[2])))
+            throw std::runtime_error("a range [lo, hi) needs lo < hi: '" + part + "'");
+        const size_t first = b.init.size() / size;
+        b.init.resize((first + n) * size);
+        for (size_t i = first; i < first + n; ++i) {
+            uint8_t *dst = b.init.data() + i * size;
+            if (fields.size() == 2) {
+                put(b.element, number(fields[1]), dst);
+            } else if (fields.size() == 3) {
+                const double lo = number(fields[1]), hi = number(fields[2]);
+                if (isFloat(b.element))
+                    put(b.element, std::uniform_real_distribution<double>(lo, hi)(random), dst);
+                else
+                    put(b.element,
+                        double(std::uniform_int_distribution<int64_t>(int64_t(lo),
+                                                                      int64_t(hi) - 1)(random)),
+                        dst);
+            } else if (isFloat(b.element)) {
+                put(b.element, std::uniform_real_distribution<double>(0, 1)(random), dst);
+            } else {
+                const uint64_t bits = random();
+                std::memcpy(dst, &bits, size);
+            }
         }
     }
     return b;

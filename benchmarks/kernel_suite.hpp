@@ -14,6 +14,8 @@
 //                    (floats in [0, 1))
 //   TYPE[N:lo:hi]    uniform in [lo, hi)
 //   TYPE[N:v]        every element v
+//   TYPE[A|B|...]    parts of those three forms one after the other, as
+//                    f32[1000:1.4|3000:0] (a structure of arrays)
 //   TYPE=v[,v...]    a scalar (several values: a vector or a struct of them,
 //                    float3 as four)
 //   local[BYTES]     local memory

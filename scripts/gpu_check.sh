@@ -42,7 +42,9 @@
 #       against NVIDIA's OpenCL on the same sources, bench_cuda_vs_opencl:
 #       the project's (benchmarks/kernels/math: five kernels and OpenCL C's
 #       builtins family by family) and the packed kernel suite, its outputs
-#       also compared with the CPU driver's;
+#       also compared with the CPU driver's (BENCH_MATH_FILTER=<regex>:
+#       only the cases it matches are timed, all are built and compared,
+#       for a run longer than one call of the device machine);
 #       with `compare`, run-and-compare of the packed suite (each kernel
 #       in a process of its own on libze_cuda.so and NVIDIA's OpenCL, its
 #       outputs against NVIDIA's and the CPU driver's, faults and hangs
@@ -286,7 +288,8 @@ run)
         fi
         # Build times without CUDA's cache of compiled programs (both sides').
         section bench_cuda_vs_opencl 480 "${suite[@]}" CUDA_CACHE_DISABLE=1 \
-            "$b/benchmarks/bench_cuda_vs_opencl" --benchmark_repetitions=7
+            "$b/benchmarks/bench_cuda_vs_opencl" --benchmark_repetitions=7 \
+            ${BENCH_MATH_FILTER:+"--benchmark_filter=$BENCH_MATH_FILTER"}
         rm -f /etc/OpenCL/vendors/nvidia.icd
     }
     # unpack <pack> <dir> <why it may be missing>: the pack of $OUT_DIR in
