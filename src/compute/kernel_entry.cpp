@@ -24,6 +24,27 @@ void checkGroupSize(const ze_device_compute_properties_t &c, const uint32_t size
                     std::to_string(c.maxTotalGroupSize));
 }
 
+namespace {
+
+// Why the driver refused a launch, when it is the group count: more groups in
+// a dimension than the device runs (CUDA's GPUs: 65,535 in the second and
+// third), which the caller can only fix by launching differently.
+void checkGroupCount(const ze_device_compute_properties_t &c, const ze_group_count_t &count) {
+    const uint32_t groups[3] = {count.groupCountX, count.groupCountY, count.groupCountZ};
+    const uint32_t maxima[3] = {c.maxGroupCountX, c.maxGroupCountY, c.maxGroupCountZ};
+    for (int d = 0; d < 3; ++d)
+        if (groups[d] > maxima[d])
+            failInvalid("the launch has " + std::to_string(groups[d]) +
+                        " work-groups in dimension " + std::to_string(d) +
+                        ", more than the device's maximum of " + std::to_string(maxima[d]) +
+                        ": launch the work in parts, or lay it out along a dimension with room "
+                        "(maxima " +
+                        std::to_string(maxima[0]) + ", " + std::to_string(maxima[1]) + ", " +
+                        std::to_string(maxima[2]) + ")");
+}
+
+} // namespace
+
 void KernelEntry::checkLocalMemory(const ArgValue *values, size_t nvalues) const {
     uint64_t total = 0;
     for (size_t i = 0; i < nvalues && i < args.size(); ++i) {
@@ -104,14 +125,18 @@ void KernelEntry::append(ze_command_list_handle_t list, const ArgValue *values, 
         groupSize_ = {groupSize[0], groupSize[1], groupSize[2]};
     }
     ze_result_t r = zeCommandListAppendLaunchKernel(list, handle, &count, signal, ndeps, deps);
-    // The library cannot see which context an event or a user's list belongs
-    // to (Level Zero 1.4 has no query); the driver can, and this is what its
-    // refusal almost always means.
-    if (r == ZE_RESULT_ERROR_INVALID_ARGUMENT)
+    if (r == ZE_RESULT_ERROR_INVALID_ARGUMENT) {
+        // Checked only once refused: a launch that runs pays nothing for it.
+        if (compute)
+            checkGroupCount(*compute, count);
+        // The library cannot see which context an event or a user's list
+        // belongs to (Level Zero 1.4 has no query); the driver can, and this
+        // is what its refusal almost always means otherwise.
         fail(imex_l0_runtime_error,
              "zeCommandListAppendLaunchKernel failed: ZE_RESULT_ERROR_INVALID_ARGUMENT (pass "
              "only live events of the kernel's context as dependencies, and run the kernel on "
              "a stream whose command list belongs to that context and has not been destroyed)");
+    }
     checkZe(r, "zeCommandListAppendLaunchKernel");
 }
 
