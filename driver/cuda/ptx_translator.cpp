@@ -16,6 +16,7 @@
 #include "pure_calls.hpp"
 #include "relaxed_inverse_trig.hpp"
 #include "shared_variables.hpp"
+#include "state_space_aa.hpp"
 #include "uniform_unswitch.hpp"
 #include "unroll_hints.hpp"
 #include "vector_loads.hpp"
@@ -468,6 +469,7 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
     addIndexOffsets(builder);
     addWideIntegers(builder);
     addLsrFences(builder); // after the widening: it sees the 32-bit chains
+    addStateSpaceAA(builder, functions);
     builder.registerModuleAnalyses(modules);
     builder.registerCGSCCAnalyses(sccs);
     builder.registerFunctionAnalyses(functions);

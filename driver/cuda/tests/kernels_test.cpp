@@ -1027,6 +1027,46 @@ TEST_F(CudaKernels, LoopCountersMixedIntoDataKeepTheirValues) {
     }
 }
 
+// The loops of state_spaces.cl, whose updated element now stays in a
+// register (state_space_aa.hpp), against the host: a grid-stride sum into
+// local memory, then a tree, and a weighted sum of a local tile into global
+// memory. Small integers, so every order of the additions gives the same
+// floats.
+TEST_F(CudaKernels, LoopsUpdatingAnotherStateSpaceKeepTheirSums) {
+    constexpr uint32_t groups = 8, size = 64, n = 5000 * 2, trips = 37;
+    ze_module_handle_t m = cudaModule("state_spaces");
+    std::vector<float> in(n + size);
+    for (size_t i = 0; i < in.size(); ++i)
+        in[i] = float((i * 7) % 16);
+    float *din = deviceWith(in);
+    float *sums = device<float>(groups), *weighted = device<float>(groups * size);
+    ze_kernel_handle_t k = kernel(m, "grid_stride_sums", size);
+    void *input = din, *out = sums;
+    ASSERT_ZE_SUCCESS(
+        setArgs(k, {pointer(input), pointer(out), localBytes(size * sizeof(float)), byValue(n)}));
+    ASSERT_ZE_SUCCESS(launch(list_, k, {groups, 1, 1}));
+    k = kernel(m, "tile_weighted", size);
+    out = weighted;
+    ASSERT_ZE_SUCCESS(setArgs(
+        k, {pointer(input), pointer(out), localBytes(size * sizeof(float)), byValue(trips)}));
+    ASSERT_ZE_SUCCESS(launch(list_, k, {groups, 1, 1}));
+    const std::vector<float> gotSums = read(sums, groups),
+                             gotWeighted = read(weighted, groups * size);
+    for (uint32_t g = 0; g < groups; ++g) {
+        float expected = 0;
+        for (uint32_t lid = 0; lid < size; ++lid)
+            for (uint32_t i = g * size * 2 + lid; i < n; i += size * 2 * groups)
+                expected += in[i] + in[i + size];
+        ASSERT_EQ(gotSums[g], expected) << "group " << g;
+        for (uint32_t lid = 0; lid < size; ++lid) {
+            float sum = 0;
+            for (uint32_t t = 0; t < trips; ++t)
+                sum += in[g * size + ((lid + t) & 63u)] * float(t + 1);
+            ASSERT_EQ(gotWeighted[g * size + lid], sum) << "group " << g << ", item " << lid;
+        }
+    }
+}
+
 // Multiplication in GF(2^8) modulo x^8 + x^4 + x^3 + x + 1 (inlining.cl's gf_mul).
 uint8_t gfMul(uint8_t a, uint8_t b) {
     uint8_t p = 0;

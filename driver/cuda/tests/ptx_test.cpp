@@ -375,6 +375,28 @@ TEST(PtxTranslation, LoopsUpdatingOneAddressKeepItInARegister) {
     EXPECT_EQ(count(match, "setp.lt.u64"), 0u) << match;
 }
 
+// A loop loading global memory and adding into one element of local memory
+// every trip, and one loading local memory and adding into one global
+// element, keep the element in a register and store it once after the loop
+// (state_space_aa.hpp): LLVM 15 alone took the loads for possible readers
+// of the stored element and stored on every trip.
+TEST(PtxTranslation, StoresToOneStateSpaceLeaveLoopsReadingAnother) {
+    const std::string ptx = translatedTestKernel("/state_spaces.spv");
+    const std::string sums = entryOf(ptx, "grid_stride_sums");
+    const std::vector<std::string> sumLoops = loopBodies(sums);
+    ASSERT_FALSE(sumLoops.empty()) << sums;
+    const std::string &strided = sumLoops.front(); // the grid-stride loop comes first
+    EXPECT_GT(count(strided, "ld.global"), 0u) << strided;
+    EXPECT_EQ(count(strided, "st.shared"), 0u) << strided;
+    const std::string weighted = entryOf(ptx, "tile_weighted");
+    const std::vector<std::string> weightedLoops = loopBodies(weighted);
+    ASSERT_FALSE(weightedLoops.empty()) << weighted;
+    for (const std::string &loop : weightedLoops) {
+        EXPECT_GT(count(loop, "ld.shared"), 0u) << loop;
+        EXPECT_EQ(count(loop, "st.global"), 0u) << loop;
+    }
+}
+
 // A short search through memory, a counted exit and an exit on the value
 // it loads, is unrolled four times (unroll_hints.hpp): four loads of the
 // table where the rolled loop has one, beside the load of the value searched
