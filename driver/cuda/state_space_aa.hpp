@@ -45,9 +45,10 @@ public:
     Result run(llvm::Function &, llvm::FunctionAnalysisManager &) { return Result(); }
 };
 
-// Adds the analysis to the alias analyses `functions` will use (LLVM's
-// default ones after it): before `builder` registers its own function
-// analyses, which keep an alias analysis manager registered first.
+// Adds the analysis to the alias analyses `functions` will use, after
+// LLVM's default ones (each asked in turn until one is sure). Called before
+// `builder` registers its own function analyses, which keep an alias
+// analysis manager registered first.
 void addStateSpaceAA(llvm::PassBuilder &builder, llvm::FunctionAnalysisManager &functions);
 
 } // namespace ze_cuda
