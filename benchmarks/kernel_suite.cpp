@@ -121,16 +121,18 @@ Buffer parseBuffer(const std::string &type, const std::string &spec, uint64_t se
             throw std::runtime_error("a buffer is TYPE[N], TYPE[N:lo:hi] or TYPE[N:v], or such "
                                      "parts joined by '|'");
         const auto n = size_t(number(fields[0]));
-        if (fields.size() == 3 && !(number(fields[1]) < number(fields[2])))
+        // The part's value, or its range [lo, hi), read once for all its elements.
+        const double lo = fields.size() > 1 ? number(fields[1]) : 0,
+                     hi = fields.size() > 2 ? number(fields[2]) : 0;
+        if (fields.size() == 3 && !(lo < hi))
             throw std::runtime_error("a range [lo, hi) needs lo < hi: '" + part + "'");
         const size_t first = b.init.size() / size;
         b.init.resize((first + n) * size);
         for (size_t i = first; i < first + n; ++i) {
             uint8_t *dst = b.init.data() + i * size;
             if (fields.size() == 2) {
-                put(b.element, number(fields[1]), dst);
+                put(b.element, lo, dst);
             } else if (fields.size() == 3) {
-                const double lo = number(fields[1]), hi = number(fields[2]);
                 if (isFloat(b.element))
                     put(b.element, std::uniform_real_distribution<double>(lo, hi)(random), dst);
                 else
