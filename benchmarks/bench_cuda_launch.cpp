@@ -32,6 +32,7 @@
 #include "bench_common.hpp"
 
 #include "cuda_bench.hpp"
+#include "launch_values.hpp"
 #include "ptx_translator.hpp"
 
 #include <array>
@@ -89,14 +90,13 @@ struct RawCuda {
                 "cuMemHostGetDevicePointer");
     }
     void launch(unsigned groups = 1, unsigned groupSize = 1) {
-        // The translated kernel takes the global offset after its arguments
-        // (ptx_translator.hpp).
-        uint32_t offset[3] = {0, 0, 0};
-        void *params[kArgs + 3];
+        // The translated kernel takes the launch values after its arguments
+        // (launch_values.hpp): a one-dimensional launch's, no global offset.
+        ze_cuda::LaunchValues values;
+        void *params[kArgs + ze_cuda::LaunchValues::kCount];
         for (size_t i = 0; i < kArgs; ++i)
             params[i] = &buffers[i];
-        for (size_t d = 0; d < 3; ++d)
-            params[kArgs + d] = &offset[d];
+        values.pointTo(params + kArgs);
         checkCu(api->cuLaunchKernel(function, groups, 1, 1, groupSize, 1, 1, 0, stream, params,
                                     nullptr),
                 "cuLaunchKernel");

@@ -27,6 +27,7 @@ struct DriverNative {
 
 struct DeviceNative {
     ze_cuda::CUdevice device = 0;
+    uint32_t grid[3] = {0, 0, 0}; // the most blocks of a CUDA grid in each dimension
     std::once_flag retained;
     // Once retained (primaryContext): kept until the process ends.
     std::atomic<ze_cuda::CUcontext> primary{nullptr};

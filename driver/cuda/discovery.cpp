@@ -7,6 +7,7 @@
 #include "driver.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 namespace ze_driver {
@@ -66,9 +67,11 @@ DeviceInfo deviceProperties(const CudaApi &api, CUdevice device, uint32_t index)
     c.maxGroupSizeX = u32(at(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X));
     c.maxGroupSizeY = u32(at(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X + 1));
     c.maxGroupSizeZ = u32(at(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X + 2));
+    // A launch of more groups in the second or third dimension than a CUDA
+    // grid has runs as several grids (launch_values.hpp), up to the first
+    // dimension's 2^31 - 1 in each.
     c.maxGroupCountX = u32(at(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X));
-    c.maxGroupCountY = u32(at(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + 1));
-    c.maxGroupCountZ = u32(at(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + 2));
+    c.maxGroupCountY = c.maxGroupCountZ = INT32_MAX;
     // What a block may have once its function opts in (queue.cpp); devices
     // without the attribute have only what every launch gets.
     c.maxSharedLocalMemory =
@@ -149,6 +152,9 @@ std::vector<std::unique_ptr<Driver>> backend::discover() {
         auto made = std::make_unique<Device>(
             driver.get(), deviceProperties(*api, device, static_cast<uint32_t>(i)));
         made->native().device = device;
+        for (int d = 0; d < 3; ++d)
+            made->native().grid[d] = std::max(
+                1u, u32(attribute(*api, device, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + d)));
         driver->addDevice(std::move(made));
     }
     if (!driver->devices().empty())

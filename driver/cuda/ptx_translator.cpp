@@ -7,6 +7,8 @@
 #include "image_builtins.hpp"
 #include "index_offsets.hpp"
 #include "inline_program.hpp"
+#include "launch_value_builtins.hpp"
+#include "launch_values.hpp"
 #include "libdevice_math.hpp"
 #include "loop_versioning.hpp"
 #include "lsr_fences.hpp"
@@ -65,8 +67,6 @@ constexpr const char *kTriple = "nvptx64-nvidia-cuda";
 // PTX 7.5 for any later GPU (sm_90 included) when it loads the module.
 constexpr const char *kCpu = "sm_80";
 constexpr const char *kFeatures = "+ptx75";
-// The launch's global offset, where the kernel's entry stores it.
-constexpr const char *kGlobalOffset = "__ze_cuda_global_offset";
 // The most work-items of a CUDA block on every GPU the PTX target runs on.
 constexpr unsigned kMaxGroupItems = 1024;
 
@@ -74,8 +74,8 @@ constexpr unsigned kMaxGroupItems = 1024;
 
 const char *ptxSignature() {
     // The convention's version: raised whenever kernelParameters changes.
-    return "PTX nvptx64-nvidia-cuda sm_80 +ptx75, __local arguments as offsets, global offset "
-           "parameters (convention 1)";
+    return "PTX nvptx64-nvidia-cuda sm_80 +ptx75, __local arguments as offsets, launch values "
+           "(convention 2)";
 }
 
 namespace {
@@ -95,10 +95,10 @@ const llvm::Target *nvptxTarget(std::string *error) {
 // 64-bit byte offset into the dynamic shared memory, which the launch sizes
 // to hold them all (the argument's pointer is rebuilt from the offset at the
 // kernel's entry, after the kernel's own variables where those were placed
-// there: shared_variables.hpp), and three 32-bit parameters follow the
-// arguments: the launch's global offset, which the kernel's entry stores
-// where get_global_offset finds it (globalOffsetBuiltins). Other arguments
-// and the body move to the new function unchanged.
+// there: shared_variables.hpp), and the launch values follow the arguments,
+// 32-bit parameters (launch_values.hpp), which the kernel's entry stores
+// where the work-item builtins find them (launch_value_builtins.hpp). Other
+// arguments and the body move to the new function unchanged.
 void kernelParameters(llvm::Module &module) {
     std::vector<llvm::Function *> kernels;
     for (llvm::Function &f : module)
@@ -108,7 +108,6 @@ void kernelParameters(llvm::Module &module) {
     llvm::Type *i8 = llvm::Type::getInt8Ty(ctx);
     llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
     llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
-    llvm::GlobalVariable *offsets = nullptr;
     for (llvm::Function *kernel : kernels) {
         // Where the __local arguments begin: after the kernel's own
         // variables where those were placed in the dynamic shared memory.
@@ -122,7 +121,7 @@ void kernelParameters(llvm::Module &module) {
             params.push_back(local ? i64 : param);
         }
         const unsigned numArgs = static_cast<unsigned>(params.size());
-        params.insert(params.end(), 3, i32);
+        params.insert(params.end(), LaunchValues::kCount, i32);
         llvm::Constant *arguments = nullptr;
         if (hasLocal) {
             llvm::GlobalVariable &shared = dynamicSharedMemory(module);
@@ -130,13 +129,6 @@ void kernelParameters(llvm::Module &module) {
                             ? &shared
                             : llvm::ConstantExpr::getInBoundsGetElementPtr(
                                   i8, &shared, llvm::ConstantInt::get(i64, argumentsAt));
-        }
-        if (!offsets) {
-            auto *array = llvm::ArrayType::get(i32, 3);
-            offsets =
-                new llvm::GlobalVariable(module, array, false, llvm::GlobalValue::InternalLinkage,
-                                         llvm::UndefValue::get(array), kGlobalOffset, nullptr,
-                                         llvm::GlobalValue::NotThreadLocal, kSpirLocal);
         }
         auto *replacement =
             llvm::Function::Create(llvm::FunctionType::get(type->getReturnType(), params, false),
@@ -156,10 +148,7 @@ void kernelParameters(llvm::Module &module) {
             replacement->removeParamAttrs(i, llvm::AttributeFuncs::typeIncompatible(i64));
             from->replaceAllUsesWith(b.CreateInBoundsGEP(i8, arguments, to));
         }
-        // Every work-item stores the same values, each before it reads them.
-        for (unsigned d = 0; d < 3; ++d)
-            b.CreateStore(replacement->getArg(numArgs + d),
-                          b.CreateConstInBoundsGEP2_32(offsets->getValueType(), offsets, 0, d));
+        storeLaunchValues(*replacement, numArgs);
         replacement->takeName(kernel);
         kernel->replaceAllUsesWith(replacement);
         kernel->eraseFromParent();
@@ -232,53 +221,14 @@ std::unique_ptr<llvm::Module> remapAddressSpaces(const llvm::Module &module,
     return remapped;
 }
 
-// The work-item builtins that see the global offset, which libclc-15's
-// NVPTX library leaves out (it has no get_global_offset, and its
-// get_global_id ignores the offset): get_global_offset(d) reads what the
-// kernel's entry stored (kernelParameters), get_global_id(d) adds it to the
-// group's base and the local id. Defined where the module calls them, before
-// libclc is linked, so libclc's get_global_id is not taken.
-void globalOffsetBuiltins(llvm::Module &module) {
-    llvm::GlobalVariable *offsets = module.getGlobalVariable(kGlobalOffset, true);
-    if (!offsets)
-        return;
-    llvm::LLVMContext &ctx = module.getContext();
-    llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
-    llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
-    llvm::FunctionType *workItem = llvm::FunctionType::get(i64, {i32}, false);
-    auto define = [&](const char *name, auto body) {
-        llvm::Function *f = module.getFunction(name);
-        if (!f || !f->isDeclaration())
-            return;
-        llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "", f));
-        b.CreateRet(body(b, f->getArg(0)));
-        f->setLinkage(llvm::GlobalValue::InternalLinkage);
-    };
-    auto offsetOf = [&](llvm::IRBuilder<> &b, llvm::Value *dim) -> llvm::Value * {
-        // Dimensions past the third have offset 0, as OpenCL says.
-        llvm::Value *inRange = b.CreateICmpULT(dim, b.getInt32(3));
-        llvm::Value *index = b.CreateSelect(inRange, dim, b.getInt32(0));
-        llvm::Value *value = b.CreateLoad(
-            i32, b.CreateInBoundsGEP(offsets->getValueType(), offsets, {b.getInt32(0), index}));
-        return b.CreateSelect(inRange, b.CreateZExt(value, i64), b.getInt64(0));
-    };
-    define("_Z17get_global_offsetj", offsetOf);
-    define("_Z13get_global_idj", [&](llvm::IRBuilder<> &b, llvm::Value *dim) -> llvm::Value * {
-        auto call = [&](const char *name) {
-            return b.CreateCall(module.getOrInsertFunction(name, workItem), {dim});
-        };
-        llvm::Value *base = b.CreateMul(call("_Z12get_group_idj"), call("_Z14get_local_sizej"));
-        return b.CreateAdd(b.CreateAdd(base, call("_Z12get_local_idj")), offsetOf(b, dim));
-    });
-}
-
 // The OpenCL 2.0 work-item builtins libclc-15's NVPTX library lacks, from
 // the ones it has: get_local_linear_id, get_global_linear_id (the global
 // offset left out, as OpenCL says), get_enqueued_local_size (groups are
 // uniform: the local size) and get_work_dim (Level Zero launches have no
 // dimension count: the highest dimension whose global size is above one, as
-// Intel's driver reports it). Runs before globalOffsetBuiltins, which then
-// defines the get_global_id and get_global_offset these call.
+// Intel's driver reports it). Runs before defineLaunchValueBuiltins, which
+// then defines the get_global_id, get_global_offset and get_global_size
+// these call.
 void workItemBuiltins(llvm::Module &module) {
     llvm::LLVMContext &ctx = module.getContext();
     llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
@@ -470,6 +420,7 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
     addWideIntegers(builder);
     addLsrFences(builder); // after the widening: it sees the 32-bit chains
     addStateSpaceAA(builder, functions);
+    addLaunchValues(builder);
     builder.registerModuleAnalyses(modules);
     builder.registerCGSCCAnalyses(sccs);
     builder.registerFunctionAnalyses(functions);
@@ -530,7 +481,7 @@ ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &
 
     kernelParameters(*opaque);
     workItemBuiltins(*opaque);
-    globalOffsetBuiltins(*opaque);
+    defineLaunchValueBuiltins(*opaque);
     nvptxCallingConventions(*opaque);
     std::unique_ptr<llvm::Module> module = remapAddressSpaces(*opaque, context, log);
     if (!module)
@@ -612,6 +563,7 @@ ze_result_t lowerToPtx(ze_driver::detail::SpirvModule &read, llvm::LLVMContext &
     mergePureCalls(*module);
     inlineProgramFunctions(*module, program);
     optimize(*module, *machine);
+    dropUnreadLaunchValues(*module);
     lowerOpenClDivisions(*module, math);
     if (!emitPtx(*module, *machine, out->ptx, log))
         return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;

@@ -9,9 +9,9 @@
 //      offsets into the launch's dynamic shared memory (a CUDA kernel cannot
 //      take a shared-memory pointer from the host; a kernel's own __local
 //      variables over ptxas's 48 KiB go there too, shared_variables.hpp);
-//      three 32-bit parameters
-//      after the arguments take the launch's global offset, which
-//      get_global_offset and get_global_id see
+//      32-bit parameters after the arguments take the launch values
+//      (launch_values.hpp: the global offset, a launch in parts), which the
+//      work-item builtins read (launch_value_builtins.hpp)
 //   -> the builtins libclc-15 lacks or cannot give NVPTX defined here:
 //      printf, atomics on generic pointers, the linear work-item ids, the
 //      work-group functions, native_* and half_* math (native_math.hpp)

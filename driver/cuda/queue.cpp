@@ -6,6 +6,7 @@
 #include "event.hpp"
 #include "image.hpp"
 #include "kernel.hpp"
+#include "launch_values.hpp"
 #include "module.hpp"
 #include "signal.hpp"
 
@@ -46,28 +47,34 @@ void allowDynamicShared(KernelNative &native, uint64_t bytes) {
 // (ptx_translator.hpp): values and USM pointers as they are, each __local
 // pointer a 64-bit byte offset into the launch's dynamic shared memory,
 // which holds them all (each at a multiple of 16 bytes: the alignment of the
-// largest access the NVPTX backend makes, a 16-byte vector); then the three
-// components of the global offset.
-void launchOn(ze_cuda::CUstream stream, Device *device, Kernel &kernel,
-              const KernelLaunch &launch, const ze_group_count_t &groups) {
+// largest access the NVPTX backend makes, a 16-byte vector); then the
+// launch values (launch_values.hpp). Group counts over a CUDA grid's in the
+// second or third dimension run as grids of parts, one after the other on
+// the stream, each told its first group.
+void launchOn(ze_cuda::CUstream stream, Device *device, Kernel &kernel, const KernelLaunch &launch,
+              const ze_group_count_t &groups) {
     check(kernel.module()->device() == device, ZE_RESULT_ERROR_INVALID_ARGUMENT);
     const KernelInfo &info = kernel.info();
     const size_t n = launch.args.size();
     constexpr size_t kInline = 32;
-    void *inlineParams[kInline + 3];
+    constexpr size_t kValues = ze_cuda::LaunchValues::kCount;
+    void *inlineParams[kInline + kValues];
     uint64_t inlineOffsets[kInline];
     std::vector<void *> heapParams;
     std::vector<uint64_t> heapOffsets;
     void **params = inlineParams;
     uint64_t *offsets = inlineOffsets;
     if (n > kInline) {
-        heapParams.resize(n + 3);
+        heapParams.resize(n + kValues);
         heapOffsets.resize(n);
         params = heapParams.data();
         offsets = heapOffsets.data();
     }
-    for (size_t d = 0; d < 3; ++d)
-        params[n + d] = const_cast<uint32_t *>(&launch.offset[d]);
+    ze_cuda::LaunchValues values;
+    std::copy(launch.offset, launch.offset + 3, values.offset);
+    values.groupCount[0] = groups.groupCountY;
+    values.groupCount[1] = groups.groupCountZ;
+    values.pointTo(params + n);
     // The kernel's own variables come first where the translation placed
     // them here (shared_variables.hpp); its offsets count from after them.
     uint64_t arguments = 0;
@@ -92,10 +99,19 @@ void launchOn(ze_cuda::CUstream stream, Device *device, Kernel &kernel,
     check(groups.groupCountX <= limits.maxGroupCountX && groups.groupCountY <= limits.maxGroupCountY &&
               groups.groupCountZ <= limits.maxGroupCountZ,
           ZE_RESULT_ERROR_INVALID_ARGUMENT);
-    checkCuda(cuda().cuLaunchKernel(kernel.native().function, groups.groupCountX,
-                                    groups.groupCountY, groups.groupCountZ, launch.groupSize[0],
-                                    launch.groupSize[1], launch.groupSize[2],
-                                    static_cast<unsigned>(shared), stream, params, nullptr));
+    // The maxima are below 2^31: the parts' bases do not wrap.
+    const uint32_t *grid = device->native().grid;
+    for (uint32_t z = 0; z < groups.groupCountZ; z += grid[2]) {
+        for (uint32_t y = 0; y < groups.groupCountY; y += grid[1]) {
+            values.groupBase[0] = y;
+            values.groupBase[1] = z;
+            checkCuda(cuda().cuLaunchKernel(
+                kernel.native().function, groups.groupCountX,
+                std::min(grid[1], groups.groupCountY - y),
+                std::min(grid[2], groups.groupCountZ - z), launch.groupSize[0], launch.groupSize[1],
+                launch.groupSize[2], static_cast<unsigned>(shared), stream, params, nullptr));
+        }
+    }
     // CUDA keeps what kernels print in a device buffer, which it writes to
     // standard output only at its own synchronizations, launches, module
     // loads, and before it runs a host function. The driver's host waits

@@ -27,8 +27,8 @@ void checkGroupSize(const ze_device_compute_properties_t &c, const uint32_t size
 namespace {
 
 // Why the driver refused a launch, when it is the group count: more groups in
-// a dimension than the device runs (CUDA's GPUs: 65,535 in the second and
-// third), which the caller can only fix by launching differently.
+// a dimension than the device runs (the CUDA driver's: 2^31 - 1 in each),
+// which the caller can only fix by launching differently.
 void checkGroupCount(const ze_device_compute_properties_t &c, const ze_group_count_t &count) {
     const uint32_t groups[3] = {count.groupCountX, count.groupCountY, count.groupCountZ};
     const uint32_t maxima[3] = {c.maxGroupCountX, c.maxGroupCountY, c.maxGroupCountZ};

@@ -628,27 +628,32 @@ TEST_F(LaunchOptionsTest, GroupCountNeedsNoMultipleOfTheGroupSize) {
 }
 
 // A device that runs fewer work-groups in a dimension than a launch asks
-// (CUDA's GPUs: 65,535 in the second and third) refuses it; the message says
-// so and gives the maxima, and the stream takes the next launch. Devices
-// that take any 32-bit count (the CPU driver) cannot be asked for more.
+// (CUDA's GPUs: 2^31 - 1 in each) refuses it; the message says so and gives
+// the maxima, and the stream takes the next launch. Devices that take any
+// 32-bit count (the CPU driver) cannot be asked for more.
 TEST_F(LaunchOptionsTest, MoreGroupsThanTheDeviceRunsAreRefusedWithItsMaxima) {
     ze_device_compute_properties_t compute = {ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES};
     ASSERT_ZE(zeDeviceGetComputeProperties(device, &compute));
-    if (compute.maxGroupCountY == UINT32_MAX)
-        GTEST_SKIP() << "skipped: the device runs any number of work-groups in dimension 1";
+    const uint32_t maxima[3] = {compute.maxGroupCountX, compute.maxGroupCountY,
+                                compute.maxGroupCountZ};
+    const uint32_t *limited =
+        std::find_if(maxima, maxima + 3, [](uint32_t m) { return m < UINT32_MAX; });
+    if (limited == maxima + 3)
+        GTEST_SKIP() << "skipped: the device runs any number of work-groups in every dimension";
+    const size_t d = size_t(limited - maxima);
     Kernel k = inlineKernel("mark");
     UsmBuffer out = allocShared(16 * sizeof(uint32_t));
     std::memset(out.get(), 0, out.size());
     imex_l0_exec_arg_t args[] = {usmArg(out.get())};
     imex_l0_range_t range = {{16, 1, 1}, {16, 1, 1}};
     imex_l0_launch_options_t options = {};
-    options.group_count[0] = options.group_count[2] = 1;
-    options.group_count[1] = compute.maxGroupCountY + 1;
+    options.group_count[0] = options.group_count[1] = options.group_count[2] = 1;
+    options.group_count[d] = *limited + 1;
     EXPECT_INVALID(imex_l0_interop_kernel_execute_ex(k.get(), stream.get(), 1, args, &range,
                                                      &options, 0, nullptr, nullptr),
-                   "work-groups in dimension 1, more than the device's maximum of " +
-                       std::to_string(compute.maxGroupCountY));
-    options.group_count[1] = 1;
+                   "work-groups in dimension " + std::to_string(d) +
+                       ", more than the device's maximum of " + std::to_string(*limited));
+    options.group_count[d] = 1;
     ASSERT_IMEX(imex_l0_interop_kernel_execute_ex(k.get(), stream.get(), 1, args, &range, &options,
                                                   0, nullptr, nullptr));
     ASSERT_IMEX(imex_l0_stream_wait(stream.get()));

@@ -1067,6 +1067,46 @@ TEST_F(CudaKernels, LoopsUpdatingAnotherStateSpaceKeepTheirSums) {
     }
 }
 
+// More work-groups than a CUDA grid has in the second or third dimension
+// (65,535) run as grids of parts (launch_values.hpp): every work-item sees
+// the group ids and counts of the whole launch, in the kernel after a
+// barrier and in a function it calls, and its global id with the global
+// offset, as in one grid. The device reports 2^31 - 1 groups a dimension.
+TEST_F(CudaKernels, GridsOverCudasGroupLimitsRunInParts) {
+    ze_device_compute_properties_t compute = {ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES};
+    ASSERT_ZE_SUCCESS(zeDeviceGetComputeProperties(device_, &compute));
+    EXPECT_EQ(compute.maxGroupCountY, uint32_t(INT32_MAX));
+    EXPECT_EQ(compute.maxGroupCountZ, uint32_t(INT32_MAX));
+    constexpr uint32_t sx = 2, sy = 2, ox = 3, oy = 5, oz = 7;
+    ze_kernel_handle_t k = kernel(cudaModule("launch_values"), "record_groups", sx, sy, 1);
+    ASSERT_ZE_SUCCESS(zeKernelSetGlobalOffsetExp(k, ox, oy, oz));
+    for (const ze_group_count_t &groups :
+         {ze_group_count_t{2, 70001, 1}, ze_group_count_t{1, 3, 2 * 65535 + 5},
+          ze_group_count_t{1, 65536, 2}}) {
+        SCOPED_TRACE("groups " + std::to_string(groups.groupCountX) + " x " +
+                     std::to_string(groups.groupCountY) + " x " +
+                     std::to_string(groups.groupCountZ));
+        const uint32_t w = groups.groupCountX * sx, h = groups.groupCountY * sy,
+                       d = groups.groupCountZ;
+        const size_t items = size_t(w) * h * d;
+        uint32_t *out = device<uint32_t>(8 * items);
+        void *pout = out;
+        ASSERT_ZE_SUCCESS(setArgs(k, {pointer(pout), localBytes(sx * sy * sizeof(uint32_t))}));
+        ASSERT_ZE_SUCCESS(launch(list_, k, groups));
+        const std::vector<uint32_t> got = read(out, 8 * items);
+        for (uint32_t z = 0; z < d; ++z)
+            for (uint32_t y = 0; y < h; ++y)
+                for (uint32_t x = 0; x < w; ++x) {
+                    const uint32_t *v = &got[8 * ((size_t(z) * h + y) * w + x)];
+                    const uint32_t expected[8] = {y / sy, groups.groupCountY, z, d,
+                                                  y / sy, d, y + oy, h};
+                    for (int j = 0; j < 8; ++j)
+                        ASSERT_EQ(v[j], expected[j])
+                            << "item (" << x << ", " << y << ", " << z << "), value " << j;
+                }
+    }
+}
+
 // Multiplication in GF(2^8) modulo x^8 + x^4 + x^3 + x + 1 (inlining.cl's gf_mul).
 uint8_t gfMul(uint8_t a, uint8_t b) {
     uint8_t p = 0;

@@ -397,6 +397,41 @@ TEST(PtxTranslation, StoresToOneStateSpaceLeaveLoopsReadingAnother) {
     }
 }
 
+// The launch values (launch_values.hpp) are the kernel's own parameters
+// where the builtins reading them are inlined: no shared-memory load of
+// them after a barrier (launch_value_builtins.hpp); a function that stays a
+// call reads them from the __local variables its kernel's entry stored.
+// The group ids of dimensions 1 and 2 add the part's first group to ctaid.
+TEST(PtxTranslation, LaunchValuesAreTheKernelsParameters) {
+    // The lines of `text` that access a variable of the translation's own
+    // (not the dynamic shared memory) with `instruction`.
+    auto accesses = [](const std::string &text, const std::string &instruction) {
+        size_t n = 0;
+        for (size_t at = 0; at < text.size();) {
+            size_t end = text.find('\n', at);
+            end = end == std::string::npos ? text.size() : end;
+            const std::string line = text.substr(at, end - at);
+            n += line.find(instruction) != std::string::npos &&
+                 line.find("[__ze_cuda_") != std::string::npos &&
+                 line.find("__ze_cuda_dynamic_shared") == std::string::npos;
+            at = end + 1;
+        }
+        return n;
+    };
+    const std::string ptx = translatedTestKernel("/launch_values.spv");
+    const std::string ids = entryOf(ptx, "ids_after_barrier");
+    EXPECT_EQ(accesses(ids, "ld.shared"), 0u) << ids;
+    EXPECT_GT(count(ids, "%ctaid.y"), 0u) << ids;
+    const std::string groups = entryOf(ptx, "record_groups");
+    EXPECT_EQ(accesses(groups, "ld.shared"), 0u) << groups;
+    EXPECT_GT(accesses(groups, "st.shared"), 0u) << groups;
+    const size_t helper = ptx.find(".func");
+    ASSERT_NE(helper, std::string::npos) << ptx;
+    const std::string called = ptx.substr(helper, ptx.find(".entry") - helper);
+    EXPECT_GT(accesses(called, "ld.shared"), 0u) << called;
+    EXPECT_GT(count(called, "%ctaid.y"), 0u) << called;
+}
+
 // A short search through memory, a counted exit and an exit on the value
 // it loads, is unrolled four times (unroll_hints.hpp): four loads of the
 // table where the rolled loop has one, beside the load of the value searched

@@ -10,11 +10,13 @@
 // Prints one line per check and per figure; exits 1 on a wrong result, 2 when
 // there is no GPU or an input is missing.
 #include "cuda_api.hpp"
+#include "launch_values.hpp"
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <initializer_list>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -25,10 +27,16 @@ using namespace ze_cuda;
 
 const CudaApi *cu = nullptr;
 
-// Translated kernels take the launch's global offset after their arguments
-// (ptx_translator.hpp): zero here. nvcc's kernels ignore the extra entries.
-uint32_t noOffset = 0;
-void *const kNoOffset = &noOffset;
+// Translated kernels take the launch values after their arguments
+// (launch_values.hpp): those of a one-dimensional launch without a global
+// offset here. nvcc's kernels ignore the extra entries.
+LaunchValues oneDimensional;
+std::vector<void *> withLaunchValues(std::initializer_list<void *> arguments) {
+    std::vector<void *> params(arguments);
+    params.resize(arguments.size() + LaunchValues::kCount);
+    oneDimensional.pointTo(params.data() + arguments.size());
+    return params;
+}
 
 void check(CUresult r, const char *what) {
     if (r == CUDA_SUCCESS)
@@ -86,9 +94,9 @@ void checkAdd(CUmodule module) {
     check(cu->cuMemAlloc(&dc, n * 4), "cuMemAlloc");
     check(cu->cuMemcpyHtoD(da, a.data(), n * 4), "cuMemcpyHtoD");
     check(cu->cuMemcpyHtoD(db, b.data(), n * 4), "cuMemcpyHtoD");
-    void *args[] = {&da, &db, &dc, kNoOffset, kNoOffset, kNoOffset};
-    check(cu->cuLaunchKernel(function(module, "add"), n / 256, 1, 1, 256, 1, 1, 0, nullptr, args,
-                             nullptr),
+    std::vector<void *> args = withLaunchValues({&da, &db, &dc});
+    check(cu->cuLaunchKernel(function(module, "add"), n / 256, 1, 1, 256, 1, 1, 0, nullptr,
+                             args.data(), nullptr),
           "cuLaunchKernel(add)");
     check(cu->cuMemcpyDtoH(c.data(), dc, n * 4), "cuMemcpyDtoH");
     bool ok = true;
@@ -109,9 +117,9 @@ void checkGroupSum(CUmodule module) {
     check(cu->cuMemAlloc(&dout, out.size() * 4), "cuMemAlloc");
     check(cu->cuMemcpyHtoD(din, in.data(), in.size() * 4), "cuMemcpyHtoD");
     unsigned long long scratchOffset = 0; // the only __local argument: at 0
-    void *args[] = {&din, &dout, &scratchOffset, kNoOffset, kNoOffset, kNoOffset};
+    std::vector<void *> args = withLaunchValues({&din, &dout, &scratchOffset});
     check(cu->cuLaunchKernel(function(module, "group_sum"), groups, 1, 1, group, 1, 1,
-                             group * sizeof(int), nullptr, args, nullptr),
+                             group * sizeof(int), nullptr, args.data(), nullptr),
           "cuLaunchKernel(group_sum)");
     check(cu->cuMemcpyDtoH(out.data(), dout, out.size() * 4), "cuMemcpyDtoH");
     bool ok = true;
@@ -129,7 +137,7 @@ void checkGroupSum(CUmodule module) {
 // Best of `repeats` timed runs of `launches` triads: GB/s of 3 arrays.
 double triadBandwidth(CUfunction triad, CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, size_t n) {
     double s = 3.0;
-    void *args[] = {&a, &b, &c, &s, kNoOffset, kNoOffset, kNoOffset};
+    std::vector<void *> args = withLaunchValues({&a, &b, &c, &s});
     CUevent start, stop;
     check(cu->cuEventCreate(&start, 0), "cuEventCreate");
     check(cu->cuEventCreate(&stop, 0), "cuEventCreate");
@@ -140,7 +148,7 @@ double triadBandwidth(CUfunction triad, CUdeviceptr a, CUdeviceptr b, CUdevicept
         check(cu->cuEventRecord(start, nullptr), "cuEventRecord");
         for (int i = 0; i < launches; ++i)
             check(cu->cuLaunchKernel(triad, unsigned(n / block), 1, 1, block, 1, 1, 0, nullptr,
-                                     args, nullptr),
+                                     args.data(), nullptr),
                   "cuLaunchKernel(triad)");
         check(cu->cuEventRecord(stop, nullptr), "cuEventRecord");
         check(cu->cuEventSynchronize(stop), "cuEventSynchronize");
@@ -190,14 +198,14 @@ void launchCost(CUmodule ours) {
     CUfunction add = function(ours, "add");
     CUdeviceptr buffer;
     check(cu->cuMemAlloc(&buffer, 256 * 4), "cuMemAlloc");
-    void *args[] = {&buffer, &buffer, &buffer, kNoOffset, kNoOffset, kNoOffset};
+    std::vector<void *> args = withLaunchValues({&buffer, &buffer, &buffer});
     constexpr int n = 20000;
     for (int i = 0; i < 1000; ++i)
-        cu->cuLaunchKernel(add, 1, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr);
+        cu->cuLaunchKernel(add, 1, 1, 1, 256, 1, 1, 0, nullptr, args.data(), nullptr);
     check(cu->cuCtxSynchronize(), "cuCtxSynchronize");
     auto start = std::chrono::steady_clock::now();
     for (int i = 0; i < n; ++i)
-        cu->cuLaunchKernel(add, 1, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr);
+        cu->cuLaunchKernel(add, 1, 1, 1, 256, 1, 1, 0, nullptr, args.data(), nullptr);
     double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
                     .count() /
                 n;
