@@ -26,9 +26,9 @@ std::string variableName(unsigned value) {
     return kVariable + std::to_string(value);
 }
 
-// Scalars, one a value, not an array: the optimizer splits an internal
-// array into scalars of its own naming, and deletes a scalar's stores once
-// nothing reads it.
+// A scalar variable for each value, not an array: the optimizer would split
+// an internal array into scalars named its own way, and it deletes the
+// stores of a scalar nothing reads.
 llvm::GlobalVariable *variable(llvm::Module &module, unsigned value) {
     const std::string name = variableName(value);
     if (llvm::GlobalVariable *existing = module.getGlobalVariable(name, true))
