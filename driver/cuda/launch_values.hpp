@@ -1,6 +1,6 @@
 // What a launch passes a translated kernel after its arguments: the values
 // of the work-item builtins that CUDA's special registers do not give
-// (launch_builtins.hpp defines those builtins). One layout for the
+// (launch_value_builtins.hpp defines those builtins). One layout for the
 // translation, the driver's launches and the programs that launch translated
 // PTX themselves (ze_cuda_gpu_check, bench_cuda_launch).
 //

@@ -51,8 +51,8 @@ void allowDynamicShared(KernelNative &native, uint64_t bytes) {
 // launch values (launch_values.hpp). Group counts over a CUDA grid's in the
 // second or third dimension run as grids of parts, one after the other on
 // the stream, each told its first group.
-void launchOn(ze_cuda::CUstream stream, Device *device, Kernel &kernel, const KernelLaunch &launch,
-              const ze_group_count_t &groups) {
+void launchOn(ze_cuda::CUstream stream, Device *device, Kernel &kernel,
+              const KernelLaunch &launch, const ze_group_count_t &groups) {
     check(kernel.module()->device() == device, ZE_RESULT_ERROR_INVALID_ARGUMENT);
     const KernelInfo &info = kernel.info();
     const size_t n = launch.args.size();
