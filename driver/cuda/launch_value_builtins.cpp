@@ -10,6 +10,7 @@
 
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ze_cuda {
@@ -141,14 +142,14 @@ llvm::PreservedAnalyses LaunchValuesPass::run(llvm::Function &function,
     if (!first.isStringAttribute() || first.getValueAsString().getAsInteger(10, at) ||
         at + LaunchValues::kCount > function.arg_size())
         return llvm::PreservedAnalyses::all();
-    std::vector<llvm::LoadInst *> loads;
+    std::vector<std::pair<llvm::LoadInst *, int>> loads; // each with the value it reads
     for (llvm::BasicBlock &block : function)
         for (llvm::Instruction &instruction : block)
             if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction))
-                if (valueRead(*load) >= 0)
-                    loads.push_back(load);
-    for (llvm::LoadInst *load : loads) {
-        load->replaceAllUsesWith(function.getArg(at + unsigned(valueRead(*load))));
+                if (int value = valueRead(*load); value >= 0)
+                    loads.emplace_back(load, value);
+    for (auto [load, value] : loads) {
+        load->replaceAllUsesWith(function.getArg(at + unsigned(value)));
         load->eraseFromParent();
     }
     if (loads.empty())
