@@ -2,6 +2,7 @@
 
 #include "bit_select.hpp"
 
+#include "condition_registers.hpp"
 #include "exact_float_builtins.hpp"
 #include "faster_builtins.hpp"
 #include "image_builtins.hpp"
@@ -436,6 +437,8 @@ bool emitPtx(llvm::Module &module, llvm::TargetMachine &machine, std::string &pt
     llvm::SmallVector<char, 0> buffer;
     llvm::raw_svector_ostream os(buffer);
     llvm::legacy::PassManager passes;
+    if (!module.empty())
+        keepComparisonsInPlace(machine, *module.begin());
     if (machine.addPassesToEmitFile(passes, os, nullptr, llvm::CGFT_AssemblyFile)) {
         *log += "PTX translation: the NVPTX backend cannot emit assembly\n";
         return false;

@@ -1167,6 +1167,42 @@ TEST_F(CudaKernels, InlinedHelpersUseEachKernelsPrivateArray) {
     }
 }
 
+// Work-items tested against their work-group's bounds in a loop of
+// barriers, the bounds compared once before the loop
+// (condition_registers.hpp): every work-item's value after the steps
+// against the host's, for bounds inside the group, around all of it, and
+// none.
+TEST_F(CudaKernels, BoundsComparedBeforeALoopHoldInEveryTrip) {
+    constexpr int group = 256, groups = 8, steps = 30;
+    std::vector<int> in(size_t(group) * groups);
+    for (size_t i = 0; i < in.size(); ++i)
+        in[i] = int(testValue(uint32_t(i), 41) % 100);
+    int *din = deviceWith(in), *out = device<int>(in.size());
+    ze_module_handle_t m = cudaModule("comparisons");
+    ze_kernel_handle_t k = kernel(m, "bounded_steps", group);
+    const int bounds[][2] = {{20, 200}, {0, group - 1}, {90, 40}};
+    for (const auto &b : bounds) {
+        void *po = out, *pi = din;
+        ASSERT_ZE_SUCCESS(setArgs(k, {pointer(po), pointer(pi), byValue(b[0]), byValue(b[1]),
+                                      byValue(steps), localBytes(group * sizeof(int))}));
+        ASSERT_ZE_SUCCESS(launch(list_, k, {groups, 1, 1}));
+        const std::vector<int> got = read(out, in.size());
+        for (int g = 0; g < groups; ++g) {
+            std::vector<int> row(in.begin() + g * group, in.begin() + (g + 1) * group);
+            for (int i = 0; i < steps; ++i) {
+                std::vector<int> next = row;
+                for (int tx = i + 1; tx <= group - i - 2; ++tx)
+                    if (tx >= b[0] && tx <= b[1])
+                        next[size_t(tx)] = std::min(row[size_t(tx) - 1], row[size_t(tx)]) + 1;
+                row = next;
+            }
+            for (int tx = 0; tx < group; ++tx)
+                ASSERT_EQ(got[size_t(g * group + tx)], row[size_t(tx)])
+                    << "bounds " << b[0] << ".." << b[1] << ", group " << g << ", item " << tx;
+        }
+    }
+}
+
 // A stencil whose neighbours' indices share one address
 // (index_offsets.hpp): every interior point of the grid against the host's.
 TEST_F(CudaKernels, SharedIndexOffsetsReadTheRightNeighbours) {

@@ -29,6 +29,7 @@
 #include <sanitizer/lsan_interface.h>
 #endif
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -442,6 +443,24 @@ TEST(PtxTranslation, ShortSearchesAreUnrolledFourTimes) {
     EXPECT_EQ(count(back, "ld.global.u32"), 1u + 4) << back;
     const std::string forward = entryOf(ptx, "search_forward");
     EXPECT_EQ(count(forward, "ld.global.f32"), 1u + 4) << forward;
+}
+
+// Comparisons LICM moved out of a loop stay out of it
+// (condition_registers.hpp): the loop of bounded_steps tests its exit and
+// its trip's two bounds, three comparisons; the work-group's two bounds are
+// compared before it (LLVM's code generator alone copied them into the
+// loop, five comparisons a trip).
+TEST(PtxTranslation, ComparisonsBeforeALoopStayThere) {
+    const std::string ptx = translatedTestKernel("/comparisons.spv");
+    const std::string entry = entryOf(ptx, "bounded_steps");
+    const std::vector<std::string> bodies = loopBodies(entry);
+    ASSERT_FALSE(bodies.empty()) << entry;
+    // Branches back to the loop's head from inside it give parts of the
+    // body too: the longest is the whole loop.
+    const std::string loop = *std::max_element(
+        bodies.begin(), bodies.end(),
+        [](const std::string &a, const std::string &b) { return a.size() < b.size(); });
+    EXPECT_EQ(count(loop, "setp."), 3u) << loop;
 }
 
 // A loop testing the kernel's argument, the same for every work-item,
