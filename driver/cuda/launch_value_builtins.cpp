@@ -1,5 +1,6 @@
 #include "launch_value_builtins.hpp"
 
+#include "declared_builtins.hpp"
 #include "launch_values.hpp"
 
 #include <llvm/IR/IRBuilder.h>
@@ -68,13 +69,10 @@ void defineLaunchValueBuiltins(llvm::Module &module) {
     llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
     llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
     llvm::FunctionType *workItem = llvm::FunctionType::get(i64, {i32}, false);
+    // Each of these takes the dimension, its one argument.
     auto define = [&](const char *name, auto body) {
-        llvm::Function *f = module.getFunction(name);
-        if (!f || !f->isDeclaration())
-            return;
-        llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "", f));
-        b.CreateRet(body(b, f->getArg(0)));
-        f->setLinkage(llvm::GlobalValue::InternalLinkage);
+        defineDeclared(module, name,
+                       [&](llvm::IRBuilder<> &b, llvm::Function *f) { return body(b, f->getArg(0)); });
     };
     auto call = [&](llvm::IRBuilder<> &b, const char *name, llvm::Value *dim) -> llvm::Value * {
         return b.CreateCall(module.getOrInsertFunction(name, workItem), {dim});

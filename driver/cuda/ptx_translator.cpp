@@ -3,6 +3,7 @@
 #include "bit_select.hpp"
 
 #include "condition_registers.hpp"
+#include "declared_builtins.hpp"
 #include "exact_float_builtins.hpp"
 #include "faster_builtins.hpp"
 #include "image_builtins.hpp"
@@ -234,14 +235,7 @@ void workItemBuiltins(llvm::Module &module) {
     llvm::LLVMContext &ctx = module.getContext();
     llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
     llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
-    auto define = [&](const char *name, auto body) {
-        llvm::Function *f = module.getFunction(name);
-        if (!f || !f->isDeclaration())
-            return;
-        llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "", f));
-        b.CreateRet(body(b, f));
-        f->setLinkage(llvm::GlobalValue::InternalLinkage);
-    };
+    auto define = [&](const char *name, auto body) { defineDeclared(module, name, body); };
     auto call = [&](llvm::IRBuilder<> &b, const char *name, unsigned d) -> llvm::Value * {
         llvm::FunctionCallee callee =
             module.getOrInsertFunction(name, llvm::FunctionType::get(i64, {i32}, false));
