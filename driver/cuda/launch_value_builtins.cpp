@@ -71,8 +71,9 @@ void defineLaunchValueBuiltins(llvm::Module &module) {
     llvm::FunctionType *workItem = llvm::FunctionType::get(i64, {i32}, false);
     // Each of these takes the dimension, its one argument.
     auto define = [&](const char *name, auto body) {
-        defineDeclared(module, name,
-                       [&](llvm::IRBuilder<> &b, llvm::Function *f) { return body(b, f->getArg(0)); });
+        defineDeclared(module, name, [&](llvm::IRBuilder<> &b, llvm::Function *f) {
+            return body(b, f->getArg(0));
+        });
     };
     auto call = [&](llvm::IRBuilder<> &b, const char *name, llvm::Value *dim) -> llvm::Value * {
         return b.CreateCall(module.getOrInsertFunction(name, workItem), {dim});
