@@ -1,5 +1,7 @@
 #include "index_offsets.hpp"
 
+#include "index_sums.hpp"
+
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
@@ -14,33 +16,6 @@
 namespace ze_cuda {
 
 namespace {
-
-// A sum as its terms (value -> coefficient) and its constant.
-struct Sum {
-    std::map<llvm::Value *, int64_t> terms;
-    int64_t constant = 0;
-};
-
-// Adds `v` times `sign` to `sum`, through add and sub that cannot wrap
-// (nsw); anything else is a term. (Inside a sum that is no poison, each such
-// add and sub computed its exact value, so the sum is exactly its terms'.)
-void flatten(llvm::Value *v, int64_t sign, Sum &sum) {
-    if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(v)) {
-        sum.constant += sign * c->getSExtValue();
-        return;
-    }
-    auto *op = llvm::dyn_cast<llvm::OverflowingBinaryOperator>(v);
-    if (op != nullptr && op->hasNoSignedWrap() &&
-        (op->getOpcode() == llvm::Instruction::Add || op->getOpcode() == llvm::Instruction::Sub)) {
-        flatten(op->getOperand(0), sign, sum);
-        flatten(op->getOperand(1), op->getOpcode() == llvm::Instruction::Sub ? -sign : sign, sum);
-        return;
-    }
-    int64_t &coefficient = sum.terms[v];
-    coefficient += sign;
-    if (coefficient == 0)
-        sum.terms.erase(v);
-}
 
 // Whether it rewrote any extension.
 bool shareInBlock(llvm::BasicBlock &block) {

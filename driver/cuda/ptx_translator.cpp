@@ -5,6 +5,7 @@
 #include "condition_registers.hpp"
 #include "declared_builtins.hpp"
 #include "exact_float_builtins.hpp"
+#include "exact_index_sums.hpp"
 #include "faster_builtins.hpp"
 #include "image_builtins.hpp"
 #include "index_offsets.hpp"
@@ -43,6 +44,7 @@
 #include <llvm/Linker/Linker.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Passes/StandardInstrumentations.h>
 #include <llvm/Support/ErrorHandling.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/SourceMgr.h>
@@ -404,7 +406,13 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
     llvm::FunctionAnalysisManager functions;
     llvm::CGSCCAnalysisManager sccs;
     llvm::ModuleAnalysisManager modules;
-    llvm::PassBuilder builder(&machine);
+    // LLVM's -print-before/-print-after and friends (ze_cuda_ptx passes
+    // them through): inert unless such an option is set.
+    llvm::PassInstrumentationCallbacks instrumentation;
+    llvm::StandardInstrumentations standard(/*DebugLogging=*/false);
+    standard.registerCallbacks(instrumentation, &functions);
+    llvm::PassBuilder builder(&machine, llvm::PipelineTuningOptions(), llvm::None,
+                              &instrumentation);
     addLoopVersioning(builder); // before the unroll hints: a loop is versioned, then unrolled
     // Before the unswitching: its peephole pass drops marks the unswitching reads.
     addUnrollHints(builder);
@@ -412,6 +420,7 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
     imex_l0::compiler::addBitSelect(builder);
     addVectorLoads(builder);
     addIndexOffsets(builder);
+    addExactIndexSums(builder); // after: the offsets share extensions it then widens
     addWideIntegers(builder);
     addLsrFences(builder); // after the widening: it sees the 32-bit chains
     addStateSpaceAA(builder, functions);

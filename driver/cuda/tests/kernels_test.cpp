@@ -1241,6 +1241,42 @@ TEST_F(CudaKernels, SharedIndexOffsetsReadTheRightNeighbours) {
             }
 }
 
+// A window whose index sums are 64-bit sums of their terms, its counter a
+// 64-bit counter (exact_index_sums.hpp): every output against the host's,
+// for radii whose trip counts (3, 5, 7, 9) leave each remainder of the
+// unrolled inner loop, the counter starting below zero.
+TEST_F(CudaKernels, WidenedWindowIndicesReadTheRightPixels) {
+    constexpr int width = 64, height = 16, lanes = 4;
+    for (int radius = 1; radius <= 4; ++radius) {
+        SCOPED_TRACE("radius " + std::to_string(radius));
+        const int srcWidth = width + 2 * radius, srcHeight = height + 2 * radius;
+        std::vector<int> in(size_t(srcWidth) * srcHeight * lanes);
+        for (size_t p = 0; p < in.size(); ++p)
+            in[p] = int(testValue(uint32_t(p), 43) % 1000) - 500;
+        int *din = deviceWith(in);
+        int *dout = deviceWith(std::vector<int>(size_t(width) * height * lanes, 0));
+        ze_module_handle_t m = cudaModule("exact_index_sums");
+        ze_kernel_handle_t k = kernel(m, "weighted_window", 16, 4);
+        void *po = dout, *pi = din;
+        ASSERT_ZE_SUCCESS(setArgs(k, {pointer(po), pointer(pi), byValue(radius)}));
+        ASSERT_ZE_SUCCESS(launch(list_, k, {width / 16, height / 4, 1}));
+        const std::vector<int> got = read(dout, size_t(width) * height * lanes);
+        for (int y = 0; y < height; ++y)
+            for (int x = 0; x < width; ++x)
+                for (int c = 0; c < lanes; ++c) {
+                    int want = 0;
+                    for (int v = -radius; v <= radius; ++v)
+                        for (int u = -radius; u <= radius; ++u) {
+                            const size_t at =
+                                size_t(x + radius + u) + size_t(y + radius + v) * size_t(srcWidth);
+                            want += in[at * lanes + size_t(c)] * (3 * u + v + 2 * radius + 1);
+                        }
+                    ASSERT_EQ(got[(size_t(x) + size_t(y) * width) * lanes + size_t(c)], want)
+                        << x << " " << y << " lane " << c;
+                }
+    }
+}
+
 // Host memory the application allocated itself, imported with Intel's
 // extension (zexDriverImportExternalPointer, as gpu.host_register uses it):
 // kernels and copies use the pointer in place; an overlapping import, a

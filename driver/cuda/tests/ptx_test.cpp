@@ -2,6 +2,7 @@
 // translation, and the PTX through ptxas for sm_90 (the H100/H200 the
 // project's GPU runs are on). Machines without the CUDA toolkit translate
 // but cannot check the PTX: the test then reports itself skipped.
+#include "exact_index_sums.hpp"
 #include "index_offsets.hpp"
 #include "inline_program.hpp"
 #include "libdevice_math.hpp"
@@ -802,6 +803,88 @@ TEST(PtxTranslation, OnlyNoWrapAddressSumsOfOneBlockShareTheirExtension) {
     EXPECT_EQ(out.find("%y.ext = sext"), std::string::npos) << out;
     EXPECT_NE(out.find("add nsw i64 %x.ext, 1"), std::string::npos) << out;
     for (const char *kept : {"%z.ext = sext", "%w.ext = sext", "%u.ext = sext"})
+        EXPECT_NE(out.find(kept), std::string::npos) << kept << "\n" << out;
+}
+
+// A window's index sums become 64-bit sums of their terms, the counter a
+// 64-bit counter (exact_index_sums.hpp): the inner loop reads its pixels at
+// constant offsets from one address that steps (four copies of the
+// unrolled loop at -32, -16, 0 and +16 bytes), none computed from the base
+// (mul.wide.s32 in the loop: one a load before).
+TEST(PtxTranslation, WindowIndexSumsStepOneAddress) {
+    const std::string entry =
+        entryOf(translatedTestKernel("/exact_index_sums.spv"), "weighted_window");
+    const std::vector<std::string> bodies = loopBodies(entry);
+    ASSERT_FALSE(bodies.empty()) << entry;
+    for (const std::string &body : bodies)
+        EXPECT_EQ(count(body, "mul.wide.s32"), 0u) << body;
+    for (const char *offset : {"+-32]", "+-16]", "+16]"})
+        EXPECT_EQ(count(entry, offset), 1u) << offset << "\n" << entry;
+}
+
+// What the widening rewrites: in a loop, the sign extension of a no-wrap sum
+// of three terms or more, each the same every trip or the loop's counter,
+// used as an address whose poison would be undefined behaviour; not a sum
+// of two terms, not one with a term that changes otherwise (a load), not
+// one only stored (no undefined behaviour), not one outside the loop. The
+// counter's own extension becomes its 64-bit twin.
+TEST(PtxTranslation, OnlyExactSumsOfInvariantsAndACounterAreWidened) {
+    const char *ir = R"(
+        define ptx_kernel void @k(ptr addrspace(1) %a, ptr addrspace(1) %out, i32 %x, i32 %y,
+                                  i32 %n) {
+        entry:
+          %outside = add nsw i32 %x, %y
+          %outside.sum = add nsw i32 %outside, %n
+          %outside.ext = sext i32 %outside.sum to i64
+          %po = getelementptr inbounds float, ptr addrspace(1) %a, i64 %outside.ext
+          %vo = load float, ptr addrspace(1) %po
+          br label %loop
+        loop:
+          %u = phi i32 [ -3, %entry ], [ %u.next, %loop ]
+          %acc = phi float [ %vo, %entry ], [ %acc.next, %loop ]
+          %xu = add nsw i32 %x, %u
+          %xuy = add nsw i32 %xu, %y
+          %win = add nsw i32 %xuy, %n
+          %win.ext = sext i32 %win to i64
+          %pw = getelementptr inbounds float, ptr addrspace(1) %a, i64 %win.ext
+          %vw = load float, ptr addrspace(1) %pw
+          %two = add nsw i32 %u, %y
+          %two.ext = sext i32 %two to i64
+          %pt = getelementptr inbounds float, ptr addrspace(1) %a, i64 %two.ext
+          %vt = load float, ptr addrspace(1) %pt
+          %loaded = load i32, ptr addrspace(1) %out
+          %xl = add nsw i32 %x, %loaded
+          %xlu = add nsw i32 %xl, %u
+          %moving = add nsw i32 %xlu, %n
+          %moving.ext = sext i32 %moving to i64
+          %pm = getelementptr inbounds float, ptr addrspace(1) %a, i64 %moving.ext
+          %vm = load float, ptr addrspace(1) %pm
+          %xs = add nsw i32 %x, %u
+          %xsy = add nsw i32 %xs, %y
+          %stored = add nsw i32 %xsy, 7
+          %stored.ext = sext i32 %stored to i64
+          %ps = getelementptr inbounds i64, ptr addrspace(1) %out, i64 %stored.ext
+          %u.ext = sext i32 %u to i64
+          %s1 = fadd float %acc, %vw
+          %s2 = fadd float %s1, %vt
+          %acc.next = fadd float %s2, %vm
+          store float %acc.next, ptr addrspace(1) %a
+          store ptr addrspace(1) %ps, ptr addrspace(1) %out
+          store i64 %u.ext, ptr addrspace(1) %out
+          %u.next = add nsw i32 %u, 1
+          %done = icmp sgt i32 %u.next, 3
+          br i1 %done, label %exit, label %loop
+        exit:
+          ret void
+        })";
+    const std::string out = afterPass<ze_cuda::ExactIndexSumsPass>(ir);
+    ASSERT_FALSE(out.empty());
+    EXPECT_EQ(out.find("%win.ext = sext"), std::string::npos) << out;
+    EXPECT_NE(out.find("%u.wide = phi i64 [ -3, %entry ], [ %"), std::string::npos) << out;
+    EXPECT_NE(out.find("add nsw i64 %u.wide, 1"), std::string::npos) << out;
+    EXPECT_EQ(out.find("%u.ext = sext"), std::string::npos) << out;
+    for (const char *kept :
+         {"%outside.ext = sext", "%two.ext = sext", "%moving.ext = sext", "%stored.ext = sext"})
         EXPECT_NE(out.find(kept), std::string::npos) << kept << "\n" << out;
 }
 

@@ -1,0 +1,210 @@
+#include "exact_index_sums.hpp"
+
+#include "index_sums.hpp"
+
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/Passes/PassBuilder.h>
+
+#include <algorithm>
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace ze_cuda {
+
+namespace {
+
+// Whether `v` has one value in every trip of `loop`: defined outside it,
+// or computed inside from such values without memory or side effects.
+bool invariantIn(const llvm::Loop &loop, llvm::Value *v, int depth = 0) {
+    auto *i = llvm::dyn_cast<llvm::Instruction>(v);
+    if (i == nullptr || !loop.contains(i))
+        return true;
+    if (depth > 4 || llvm::isa<llvm::PHINode>(i) || !llvm::isSafeToSpeculativelyExecute(i) ||
+        i->mayReadOrWriteMemory())
+        return false;
+    return std::all_of(i->op_begin(), i->op_end(),
+                       [&](llvm::Value *op) { return invariantIn(loop, op, depth + 1); });
+}
+
+llvm::SExtInst *indexExtension(llvm::Instruction &i) {
+    auto *ext = llvm::dyn_cast<llvm::SExtInst>(&i);
+    if (ext == nullptr || !ext->getSrcTy()->isIntegerTy(32) || !ext->getDestTy()->isIntegerTy(64))
+        return nullptr;
+    return ext;
+}
+
+bool onlyAddresses(const llvm::SExtInst &ext) {
+    return !ext.use_empty() &&
+           std::all_of(ext.user_begin(), ext.user_end(),
+                       [](const llvm::User *u) { return llvm::isa<llvm::GetElementPtrInst>(u); });
+}
+
+// A counter of `loop`: a phi of its header that starts at a value and
+// steps by a constant without signed wrap (else the next trip's sum of it
+// would be poison). Its step, or null.
+llvm::ConstantInt *counterStep(llvm::Value *v, const llvm::Loop &loop) {
+    auto *phi = llvm::dyn_cast<llvm::PHINode>(v);
+    llvm::BasicBlock *latch = loop.getLoopLatch();
+    if (phi == nullptr || phi->getParent() != loop.getHeader() || latch == nullptr ||
+        loop.getLoopPredecessor() == nullptr || phi->getNumIncomingValues() != 2 ||
+        !phi->getType()->isIntegerTy(32))
+        return nullptr;
+    auto *next = llvm::dyn_cast<llvm::BinaryOperator>(phi->getIncomingValueForBlock(latch));
+    if (next == nullptr || next->getOpcode() != llvm::Instruction::Add ||
+        !next->hasNoSignedWrap() || next->getOperand(0) != phi)
+        return nullptr;
+    return llvm::dyn_cast<llvm::ConstantInt>(next->getOperand(1));
+}
+
+// Whether the loop's address of the sum can step once the sum is 64-bit:
+// every term the same in each trip of the loop or one of its counters, one
+// counter at least. (A term that changes otherwise would need its own
+// extension every trip.)
+bool steps(const llvm::Loop &loop, const Sum &sum) {
+    bool counter = false;
+    for (const auto &[term, coefficient] : sum.terms) {
+        if (counterStep(term, loop) != nullptr)
+            counter = true;
+        else if (!invariantIn(loop, term))
+            return false;
+    }
+    return counter;
+}
+
+// The counter phi in 64 bits, a counter of its own: sext(phi) wherever a
+// sum of it is no poison (counterStep). Made once per phi.
+llvm::Value *wideCounter(llvm::PHINode *phi, const llvm::Loop &loop,
+                         std::map<llvm::PHINode *, llvm::PHINode *> &made) {
+    if (auto found = made.find(phi); found != made.end())
+        return found->second;
+    llvm::BasicBlock *latch = loop.getLoopLatch();
+    llvm::BasicBlock *entry = loop.getLoopPredecessor(); // no preheader yet
+    auto *next = llvm::cast<llvm::Instruction>(phi->getIncomingValueForBlock(latch));
+    llvm::IRBuilder<> builder(phi);
+    llvm::PHINode *wide = builder.CreatePHI(builder.getInt64Ty(), 2, phi->getName() + ".wide");
+    builder.SetInsertPoint(entry->getTerminator());
+    wide->addIncoming(
+        builder.CreateSExt(phi->getIncomingValueForBlock(entry), builder.getInt64Ty()), entry);
+    builder.SetInsertPoint(next);
+    wide->addIncoming(
+        builder.CreateNSWAdd(wide, builder.getInt64(counterStep(phi, loop)->getSExtValue())),
+        latch);
+    return made[phi] = wide;
+}
+
+// The counter's other extensions in its loop are its 64-bit twin too, so
+// that the loop keeps one counter, not a 32-bit one the 64-bit one is
+// truncated to: every sign extension (a trip whose counter is poison may
+// read the twin's value), and zero extensions of a counter that starts at
+// no less than 0 and counts up (without wrap it stays non-negative).
+void extendAsWide(llvm::PHINode *narrow, llvm::PHINode *wide, const llvm::Loop &loop) {
+    const llvm::DataLayout &layout = narrow->getModule()->getDataLayout();
+    llvm::BasicBlock *entry = loop.getLoopPredecessor();
+    const bool nonNegative =
+        !counterStep(narrow, loop)->isNegative() &&
+        llvm::isKnownNonNegative(narrow->getIncomingValueForBlock(entry), layout);
+    std::vector<llvm::CastInst *> extensions;
+    for (llvm::User *u : narrow->users()) {
+        auto *cast = llvm::dyn_cast<llvm::CastInst>(u);
+        if (cast != nullptr && cast->getDestTy() == wide->getType() && loop.contains(cast) &&
+            (llvm::isa<llvm::SExtInst>(cast) || (llvm::isa<llvm::ZExtInst>(cast) && nonNegative)))
+            extensions.push_back(cast);
+    }
+    for (llvm::CastInst *cast : extensions) {
+        cast->replaceAllUsesWith(wide);
+        cast->eraseFromParent();
+    }
+}
+
+unsigned loopDepth(const llvm::Value *v, const llvm::LoopInfo &loops) {
+    auto *i = llvm::dyn_cast<llvm::Instruction>(v);
+    return i ? loops.getLoopDepth(i->getParent()) : 0;
+}
+
+// sext(sum) as the 64-bit sum of its terms' extensions times their
+// coefficients (none can overflow: 32-bit terms, small coefficients), the
+// terms of outer loops first, the constant last (an offset the address can
+// fold).
+llvm::Value *wideSum(llvm::SExtInst &ext, const Sum &sum, const llvm::Loop &loop,
+                     const llvm::LoopInfo &loops,
+                     std::map<llvm::PHINode *, llvm::PHINode *> &counters) {
+    std::vector<std::pair<llvm::Value *, int64_t>> terms(sum.terms.begin(), sum.terms.end());
+    std::stable_sort(terms.begin(), terms.end(), [&](const auto &a, const auto &b) {
+        return loopDepth(a.first, loops) < loopDepth(b.first, loops);
+    });
+    llvm::IRBuilder<> builder(&ext);
+    llvm::Value *total = nullptr;
+    for (const auto &[term, coefficient] : terms) {
+        llvm::Value *wide = counterStep(term, loop) != nullptr
+                                ? wideCounter(llvm::cast<llvm::PHINode>(term), loop, counters)
+                                : builder.CreateSExt(term, builder.getInt64Ty());
+        const int64_t magnitude = coefficient < 0 ? -coefficient : coefficient;
+        if (magnitude != 1)
+            wide = builder.CreateNSWMul(wide, builder.getInt64(uint64_t(magnitude)));
+        if (total == nullptr)
+            total = coefficient < 0 ? builder.CreateNSWNeg(wide) : wide;
+        else
+            total = coefficient < 0 ? builder.CreateNSWSub(total, wide)
+                                    : builder.CreateNSWAdd(total, wide);
+    }
+    if (sum.constant != 0)
+        total = builder.CreateNSWAdd(total, builder.getInt64(uint64_t(sum.constant)));
+    return total;
+}
+
+} // namespace
+
+llvm::PreservedAnalyses ExactIndexSumsPass::run(llvm::Function &f,
+                                                llvm::FunctionAnalysisManager &analyses) {
+    const llvm::LoopInfo &loops = analyses.getResult<llvm::LoopAnalysis>(f);
+    if (loops.empty())
+        return llvm::PreservedAnalyses::all();
+    std::map<llvm::PHINode *, llvm::PHINode *> counters;
+    bool changed = false;
+    for (llvm::BasicBlock &block : f) {
+        if (loops.getLoopFor(&block) == nullptr)
+            continue;
+        for (llvm::Instruction &i : llvm::make_early_inc_range(block)) {
+            llvm::SExtInst *ext = indexExtension(i);
+            if (ext == nullptr || !onlyAddresses(*ext))
+                continue;
+            auto *sum = llvm::dyn_cast<llvm::BinaryOperator>(ext->getOperand(0));
+            if (sum == nullptr || sum->getOpcode() != llvm::Instruction::Add ||
+                !sum->hasNoSignedWrap())
+                continue;
+            Sum exact;
+            flatten(sum, 1, exact);
+            if (exact.terms.size() < 3 || !steps(*loops.getLoopFor(&block), exact) ||
+                !llvm::programUndefinedIfPoison(sum))
+                continue;
+            ext->replaceAllUsesWith(
+                wideSum(*ext, exact, *loops.getLoopFor(&block), loops, counters));
+            ext->eraseFromParent();
+            changed = true;
+        }
+    }
+    for (auto &[narrow, wide] : counters)
+        extendAsWide(narrow, wide, *loops.getLoopFor(narrow->getParent()));
+    if (!changed)
+        return llvm::PreservedAnalyses::all();
+    llvm::PreservedAnalyses kept;
+    kept.preserveSet<llvm::CFGAnalyses>();
+    return kept;
+}
+
+void addExactIndexSums(llvm::PassBuilder &builder) {
+    // LLVM 15's -O3 calls the peephole callbacks at, in order: the module's
+    // cleanup before the inliner (0), the function simplification's first
+    // InstCombine, right before the reassociation (1), then points after it.
+    builder.registerPeepholeEPCallback(
+        [point = 0](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) mutable {
+            if (point++ == 1)
+                passes.addPass(ExactIndexSumsPass());
+        });
+}
+
+} // namespace ze_cuda
