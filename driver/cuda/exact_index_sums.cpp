@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -73,6 +74,32 @@ bool steps(const llvm::Loop &loop, const Sum &sum) {
             return false;
     }
     return counter;
+}
+
+// Whether the counter, through arithmetic, reaches an index extension of
+// the loop other than its own and those being widened: an address LLVM
+// steps with the 32-bit counter, which a 64-bit twin would take over and
+// then truncate (PolyBench's doitgen, C4[s * np + p] beside a widened sum).
+bool indexesOtherwise(llvm::PHINode *counter, const llvm::Loop &loop,
+                      const std::set<const llvm::Instruction *> &widened) {
+    std::vector<llvm::Instruction *> work{counter};
+    std::set<llvm::Instruction *> seen{counter};
+    while (!work.empty()) {
+        llvm::Instruction *v = work.back();
+        work.pop_back();
+        for (llvm::User *u : v->users()) {
+            auto *i = llvm::dyn_cast<llvm::Instruction>(u);
+            if (i == nullptr || !loop.contains(i) || !seen.insert(i).second)
+                continue;
+            if (llvm::isa<llvm::SExtInst>(i) || llvm::isa<llvm::ZExtInst>(i)) {
+                if (v != counter && widened.count(i) == 0 && i->getType()->isIntegerTy(64))
+                    return true;
+            } else if (llvm::isa<llvm::BinaryOperator>(i)) {
+                work.push_back(i);
+            }
+        }
+    }
+    return false;
 }
 
 // The counter phi in 64 bits, a counter of its own: sext(phi) wherever a
@@ -163,12 +190,18 @@ llvm::PreservedAnalyses ExactIndexSumsPass::run(llvm::Function &f,
     const llvm::LoopInfo &loops = analyses.getResult<llvm::LoopAnalysis>(f);
     if (loops.empty())
         return llvm::PreservedAnalyses::all();
-    std::map<llvm::PHINode *, llvm::PHINode *> counters;
-    bool changed = false;
+    struct Candidate {
+        llvm::SExtInst *ext;
+        Sum exact;
+        const llvm::Loop *loop;
+    };
+    std::vector<Candidate> candidates;
+    std::set<const llvm::Instruction *> widened;
     for (llvm::BasicBlock &block : f) {
-        if (loops.getLoopFor(&block) == nullptr)
+        const llvm::Loop *loop = loops.getLoopFor(&block);
+        if (loop == nullptr)
             continue;
-        for (llvm::Instruction &i : llvm::make_early_inc_range(block)) {
+        for (llvm::Instruction &i : block) {
             llvm::SExtInst *ext = indexExtension(i);
             if (ext == nullptr || !onlyAddresses(*ext))
                 continue;
@@ -178,18 +211,28 @@ llvm::PreservedAnalyses ExactIndexSumsPass::run(llvm::Function &f,
                 continue;
             Sum exact;
             flatten(sum, 1, exact);
-            if (exact.terms.size() < 3 || !steps(*loops.getLoopFor(&block), exact) ||
+            if (exact.terms.size() < 3 || !steps(*loop, exact) ||
                 !llvm::programUndefinedIfPoison(sum))
                 continue;
-            ext->replaceAllUsesWith(
-                wideSum(*ext, exact, *loops.getLoopFor(&block), loops, counters));
-            ext->eraseFromParent();
-            changed = true;
+            candidates.push_back({ext, std::move(exact), loop});
+            widened.insert(ext);
         }
+    }
+    // Decided for all before any is rewritten.
+    llvm::erase_if(candidates, [&](const Candidate &c) {
+        return std::any_of(c.exact.terms.begin(), c.exact.terms.end(), [&](const auto &term) {
+            return counterStep(term.first, *c.loop) != nullptr &&
+                   indexesOtherwise(llvm::cast<llvm::PHINode>(term.first), *c.loop, widened);
+        });
+    });
+    std::map<llvm::PHINode *, llvm::PHINode *> counters;
+    for (Candidate &c : candidates) {
+        c.ext->replaceAllUsesWith(wideSum(*c.ext, c.exact, *c.loop, loops, counters));
+        c.ext->eraseFromParent();
     }
     for (auto &[narrow, wide] : counters)
         extendAsWide(narrow, wide, *loops.getLoopFor(narrow->getParent()));
-    if (!changed)
+    if (candidates.empty())
         return llvm::PreservedAnalyses::all();
     llvm::PreservedAnalyses kept;
     kept.preserveSet<llvm::CFGAnalyses>();

@@ -27,7 +27,9 @@ namespace ze_cuda {
 // sum (no-signed-wrap throughout, three terms or more, used for addresses,
 // its poison undefined behaviour every time it is computed) whose terms
 // are each the same in every trip or a counter of the loop (a header phi
-// stepping by a constant without signed wrap) becomes the 64-bit sum of the
+// stepping by a constant without signed wrap) that makes no other index of
+// the loop (LLVM steps that one with the 32-bit counter, which a 64-bit
+// twin would take over and truncate) becomes the 64-bit sum of the
 // terms, outer loops' terms first; each counter gets a 64-bit twin, which
 // also replaces the counter's other extensions in the loop (one counter,
 // not a 32-bit one truncated from the 64-bit one). Sums of two terms are

@@ -826,8 +826,9 @@ TEST(PtxTranslation, WindowIndexSumsStepOneAddress) {
 // of three terms or more, each the same every trip or the loop's counter,
 // used as an address whose poison would be undefined behaviour; not a sum
 // of two terms, not one with a term that changes otherwise (a load), not
-// one only stored (no undefined behaviour), not one outside the loop. The
-// counter's own extension becomes its 64-bit twin.
+// one only stored (no undefined behaviour), not one outside the loop (none
+// of them the counter's, see the next test). The counter's own extension
+// becomes its 64-bit twin.
 TEST(PtxTranslation, OnlyExactSumsOfInvariantsAndACounterAreWidened) {
     const char *ir = R"(
         define ptx_kernel void @k(ptr addrspace(1) %a, ptr addrspace(1) %out, i32 %x, i32 %y,
@@ -848,18 +849,18 @@ TEST(PtxTranslation, OnlyExactSumsOfInvariantsAndACounterAreWidened) {
           %win.ext = sext i32 %win to i64
           %pw = getelementptr inbounds float, ptr addrspace(1) %a, i64 %win.ext
           %vw = load float, ptr addrspace(1) %pw
-          %two = add nsw i32 %u, %y
+          %two = add nsw i32 %x, %y
           %two.ext = sext i32 %two to i64
           %pt = getelementptr inbounds float, ptr addrspace(1) %a, i64 %two.ext
           %vt = load float, ptr addrspace(1) %pt
           %loaded = load i32, ptr addrspace(1) %out
           %xl = add nsw i32 %x, %loaded
-          %xlu = add nsw i32 %xl, %u
-          %moving = add nsw i32 %xlu, %n
+          %xly = add nsw i32 %xl, %y
+          %moving = add nsw i32 %xly, %n
           %moving.ext = sext i32 %moving to i64
           %pm = getelementptr inbounds float, ptr addrspace(1) %a, i64 %moving.ext
           %vm = load float, ptr addrspace(1) %pm
-          %xs = add nsw i32 %x, %u
+          %xs = add nsw i32 %x, %n
           %xsy = add nsw i32 %xs, %y
           %stored = add nsw i32 %xsy, 7
           %stored.ext = sext i32 %stored to i64
@@ -886,6 +887,43 @@ TEST(PtxTranslation, OnlyExactSumsOfInvariantsAndACounterAreWidened) {
     for (const char *kept :
          {"%outside.ext = sext", "%two.ext = sext", "%moving.ext = sext", "%stored.ext = sext"})
         EXPECT_NE(out.find(kept), std::string::npos) << kept << "\n" << out;
+}
+
+// A counter that also makes another index of the loop (b[u * m + y], which
+// LLVM steps with the 32-bit counter) keeps its sums as they are.
+TEST(PtxTranslation, CountersIndexingOtherwiseAreNotWidened) {
+    const char *ir = R"(
+        define ptx_kernel void @k(ptr addrspace(1) %a, ptr addrspace(1) %b, i32 %x, i32 %y,
+                                  i32 %m) {
+        entry:
+          br label %loop
+        loop:
+          %u = phi i32 [ 0, %entry ], [ %u.next, %loop ]
+          %acc = phi float [ 0.0, %entry ], [ %acc.next, %loop ]
+          %xu = add nsw i32 %x, %u
+          %win = add nsw i32 %xu, %y
+          %win.m = add nsw i32 %win, %m
+          %win.ext = sext i32 %win.m to i64
+          %pw = getelementptr inbounds float, ptr addrspace(1) %a, i64 %win.ext
+          %vw = load float, ptr addrspace(1) %pw
+          %um = mul nsw i32 %u, %m
+          %other = add nsw i32 %um, %y
+          %other.ext = sext i32 %other to i64
+          %po = getelementptr inbounds float, ptr addrspace(1) %b, i64 %other.ext
+          %vo = load float, ptr addrspace(1) %po
+          %s = fadd float %acc, %vw
+          %acc.next = fadd float %s, %vo
+          %u.next = add nsw i32 %u, 1
+          %done = icmp sgt i32 %u.next, 9
+          br i1 %done, label %exit, label %loop
+        exit:
+          store float %acc.next, ptr addrspace(1) %a
+          ret void
+        })";
+    const std::string out = afterPass<ze_cuda::ExactIndexSumsPass>(ir);
+    ASSERT_FALSE(out.empty());
+    EXPECT_NE(out.find("%win.ext = sext"), std::string::npos) << out;
+    EXPECT_EQ(out.find(".wide"), std::string::npos) << out;
 }
 
 // OpenCL's floating-point build options reach the PTX: by default the
