@@ -31,13 +31,6 @@ bool invariantIn(const llvm::Loop &loop, llvm::Value *v, int depth = 0) {
                        [&](llvm::Value *op) { return invariantIn(loop, op, depth + 1); });
 }
 
-llvm::SExtInst *indexExtension(llvm::Instruction &i) {
-    auto *ext = llvm::dyn_cast<llvm::SExtInst>(&i);
-    if (ext == nullptr || !ext->getSrcTy()->isIntegerTy(32) || !ext->getDestTy()->isIntegerTy(64))
-        return nullptr;
-    return ext;
-}
-
 bool onlyAddresses(const llvm::SExtInst &ext) {
     return !ext.use_empty() &&
            std::all_of(ext.user_begin(), ext.user_end(),
@@ -91,7 +84,7 @@ bool indexesOtherwise(llvm::PHINode *counter, const llvm::Loop &loop,
             auto *i = llvm::dyn_cast<llvm::Instruction>(u);
             if (i == nullptr || !loop.contains(i) || !seen.insert(i).second)
                 continue;
-            if (llvm::isa<llvm::SExtInst>(i) || llvm::isa<llvm::ZExtInst>(i)) {
+            if (llvm::isa<llvm::SExtInst, llvm::ZExtInst>(i)) {
                 if (v != counter && widened.count(i) == 0 && i->getType()->isIntegerTy(64))
                     return true;
             } else if (llvm::isa<llvm::BinaryOperator>(i)) {

@@ -3,11 +3,9 @@
 #include "index_sums.hpp"
 
 #include <llvm/Analysis/ValueTracking.h>
-#include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
-#include <llvm/IR/Operator.h>
 #include <llvm/Passes/PassBuilder.h>
 
 #include <map>
@@ -26,9 +24,8 @@ bool shareInBlock(llvm::BasicBlock &block) {
     // Sign extensions of 32-bit sums, by their terms, first one first.
     std::map<std::map<llvm::Value *, int64_t>, std::vector<Extension>> byTerms;
     for (llvm::Instruction &i : block) {
-        auto *ext = llvm::dyn_cast<llvm::SExtInst>(&i);
-        if (ext == nullptr || !ext->getSrcTy()->isIntegerTy(32) ||
-            !ext->getDestTy()->isIntegerTy(64))
+        llvm::SExtInst *ext = indexExtension(i);
+        if (ext == nullptr)
             continue;
         auto *sum = llvm::dyn_cast<llvm::Instruction>(ext->getOperand(0));
         if (sum == nullptr || sum->getParent() != &block)
