@@ -145,6 +145,20 @@ unsigned loopDepth(const llvm::Value *v, const llvm::LoopInfo &loops) {
     return i ? loops.getLoopDepth(i->getParent()) : 0;
 }
 
+// The sum's terms in the order the source adds them (Sum's map is ordered
+// by address, which differs from run to run).
+void termsInOrder(llvm::Value *v, const Sum &sum,
+                  std::vector<std::pair<llvm::Value *, int64_t>> &terms) {
+    if (auto found = sum.terms.find(v); found != sum.terms.end()) {
+        if (std::none_of(terms.begin(), terms.end(), [&](const auto &t) { return t.first == v; }))
+            terms.push_back(*found);
+        return;
+    }
+    if (auto *op = llvm::dyn_cast<llvm::BinaryOperator>(v))
+        for (llvm::Value *operand : op->operands())
+            termsInOrder(operand, sum, terms);
+}
+
 // sext(sum) as the 64-bit sum of its terms' extensions times their
 // coefficients (none can overflow: 32-bit terms, small coefficients), the
 // terms of outer loops first, the constant last (an offset the address can
@@ -152,7 +166,8 @@ unsigned loopDepth(const llvm::Value *v, const llvm::LoopInfo &loops) {
 llvm::Value *wideSum(llvm::SExtInst &ext, const Sum &sum, const llvm::Loop &loop,
                      const llvm::LoopInfo &loops,
                      std::map<llvm::PHINode *, llvm::PHINode *> &counters) {
-    std::vector<std::pair<llvm::Value *, int64_t>> terms(sum.terms.begin(), sum.terms.end());
+    std::vector<std::pair<llvm::Value *, int64_t>> terms;
+    termsInOrder(ext.getOperand(0), sum, terms);
     std::stable_sort(terms.begin(), terms.end(), [&](const auto &a, const auto &b) {
         return loopDepth(a.first, loops) < loopDepth(b.first, loops);
     });
